@@ -1,0 +1,44 @@
+/**
+ * The hexagon's edges, checked on every test run (packages/app/src/architecture.spec.ts) and by `pnpm lint`.
+ * Paths are matched both resolved (packages/..., node_modules/...) and unresolved (bare specifiers).
+ */
+const FRAMEWORKS = '(koa|@koa/[^/]+|typeorm|inversify|@inversifyjs/[^/]+|pg|ioredis|better-sqlite3)';
+const ADAPTERS = '(persistence-typeorm|http-koa|rate-limit-redis)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-stays-pure',
+      comment: 'core is the domain: no framework, driver or DI library, and no other workspace package.',
+      severity: 'error',
+      from: { path: '^packages/core/' },
+      to: {
+        path: [`(^|/)node_modules/${FRAMEWORKS}/`, `^${FRAMEWORKS}(/|$)`, '^packages/(?!core/)', '^@petstore/(?!core($|/))'],
+      },
+    },
+    {
+      name: 'adapters-stay-apart',
+      comment: 'an adapter depends on core only, never on another adapter or on app.',
+      severity: 'error',
+      from: { path: `^packages/${ADAPTERS}/` },
+      to: {
+        path: [`^packages/(${ADAPTERS.slice(1, -1)}|app)/`, `^@petstore/(${ADAPTERS.slice(1, -1)}|app)($|/)`],
+        pathNot: '^packages/$1/',
+      },
+    },
+    {
+      name: 'only-app-wires-adapters',
+      comment: 'adapters are chosen and wired in the composition root (app) alone.',
+      severity: 'error',
+      from: { path: '^packages/(?!app/)', pathNot: `^packages/${ADAPTERS}/` },
+      to: { path: [`^packages/${ADAPTERS}/`, `^@petstore/${ADAPTERS}($|/)`] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules|\.tmp-arch-probe-[^/]+)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: require('node:path').join(__dirname, 'tsconfig.base.json') },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'default'], extensions: ['.ts', '.js', '.d.ts'] },
+  },
+};

@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from '@jest/globals';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const depcruise = join(root, 'node_modules', '.bin', 'depcruise');
+const config = join(root, '.dependency-cruiser.cjs');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+const run = promisify(execFile);
+
+/** The exit code of the command-line check (`pnpm lint` runs the same) and the violations it reports. */
+async function cruise(cwd: string): Promise<{ exitCode: number; violations: Violation[] }> {
+  const exitCode = await run(depcruise, ['packages', '--config', config], { cwd }).then(
+    () => 0,
+    (error: { code: number }) => error.code,
+  );
+  const { stdout } = await run(depcruise, ['packages', '--config', config, '--output-type', 'json'], { cwd });
+  return { exitCode, violations: (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations };
+}
+
+describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
+  const probes: string[] = [];
+  afterAll(async () => {
+    await Promise.all(probes.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it('passes on this tree', async () => {
+    expect(await cruise(root)).toEqual({ exitCode: 0, violations: [] });
+  }, 60_000);
+
+  it('fails on every forbidden edge', async () => {
+    const probe = await mkdtemp(join(root, '.tmp-arch-probe-'));
+    probes.push(probe);
+    const files: Record<string, string[]> = {
+      'core/src/bad.ts': ['koa', '@koa/router', 'typeorm', 'inversify', 'pg', 'ioredis', 'better-sqlite3', '@petstore/persistence-typeorm'],
+      'http-koa/src/bad.ts': ['@petstore/persistence-typeorm', '@petstore/app'],
+      'persistence-typeorm/src/bad.ts': ['@petstore/rate-limit-redis'],
+      'bench/src/bad.ts': ['@petstore/http-koa'],
+      'app/src/fine.ts': ['@petstore/http-koa', '@petstore/persistence-typeorm', 'inversify'],
+    };
+    for (const [file, imports] of Object.entries(files)) {
+      await mkdir(join(probe, 'packages', dirname(file)), { recursive: true });
+      await writeFile(join(probe, 'packages', file), imports.map((name, i) => `import * as m${i} from '${name}';\nexport const x${i} = m${i};\n`).join(''));
+    }
+
+    const { exitCode, violations } = await cruise(probe);
+    expect(exitCode).not.toBe(0);
+    const found = violations.map((v) => `${v.rule.name}: ${v.from.replace('packages/', '')} -> ${v.to}`).sort();
+    expect(found).toEqual(
+      [
+        ...files['core/src/bad.ts']!.map((name) => `core-stays-pure: core/src/bad.ts -> ${name}`),
+        'only-app-wires-adapters: core/src/bad.ts -> @petstore/persistence-typeorm',
+        'adapters-stay-apart: http-koa/src/bad.ts -> @petstore/persistence-typeorm',
+        'adapters-stay-apart: http-koa/src/bad.ts -> @petstore/app',
+        'adapters-stay-apart: persistence-typeorm/src/bad.ts -> @petstore/rate-limit-redis',
+        'only-app-wires-adapters: bench/src/bad.ts -> @petstore/http-koa',
+      ].sort(),
+    );
+  }, 60_000);
+});

@@ -1,0 +1,47 @@
+import type { ValidationError } from './ValidationError.js';
+import type { UnauthorizedError } from './UnauthorizedError.js';
+import type { NotFoundError } from './NotFoundError.js';
+import type { RateLimitedError } from './RateLimitedError.js';
+import type { KeyBannedError } from './KeyBannedError.js';
+import type { GoneError } from './GoneError.js';
+import type { ServiceUnavailableError } from './ServiceUnavailableError.js';
+
+/** Every machine-readable code a domain error can carry; transports map each to a status once. */
+export type DomainErrorCode =
+  | 'validation_error'
+  | 'unauthorized'
+  | 'not_found'
+  | 'rate_limited'
+  | 'key_banned'
+  | 'gone'
+  | 'service_unavailable';
+
+const BRAND = Symbol.for('petstore.DomainError');
+
+/**
+ * Base of all errors the domain throws on purpose. Branded with a global symbol because `instanceof`
+ * fails when a package manager or test runner loads two copies of this module; use `DomainError.is`.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: DomainErrorCode;
+  readonly [BRAND] = true;
+
+  static is(value: unknown): value is AnyDomainError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  protected constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The union `DomainError.is` narrows to, so a transport can switch on `code` exhaustively. */
+export type AnyDomainError =
+  | ValidationError
+  | UnauthorizedError
+  | NotFoundError
+  | RateLimitedError
+  | KeyBannedError
+  | GoneError
+  | ServiceUnavailableError;

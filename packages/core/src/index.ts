@@ -1,0 +1,43 @@
+// Errors
+export { DomainError, type AnyDomainError, type DomainErrorCode } from './errors/DomainError.js';
+export { ValidationError, type FieldProblem } from './errors/ValidationError.js';
+export { UnauthorizedError, type UnauthorizedReason } from './errors/UnauthorizedError.js';
+export { NotFoundError } from './errors/NotFoundError.js';
+export { RateLimitedError } from './errors/RateLimitedError.js';
+export { KeyBannedError } from './errors/KeyBannedError.js';
+export { GoneError } from './errors/GoneError.js';
+export { ServiceUnavailableError } from './errors/ServiceUnavailableError.js';
+
+// Pets
+export { MAX_ID, type NewPet, type Pet, type PetDraft } from './pet/Pet.js';
+export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
+export { parseNewPet } from './pet/parseNewPet.js';
+export { LIST_LIMIT, parseListPetsQuery, type ListPetsInput, type ListPetsQuery } from './pet/parseListPetsQuery.js';
+export { parsePetId } from './pet/parsePetId.js';
+
+// Access: keys, plans, rate limits
+export { limitsOf, type ApiKey } from './access/ApiKey.js';
+export { API_KEY_PREFIX, hashApiKeySecret } from './access/ApiKeySecret.js';
+export { isPlan, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
+export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
+export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';
+export { CachingKeyStore } from './access/CachingKeyStore.js';
+export { InMemoryRateLimitStore } from './access/InMemoryRateLimitStore.js';
+
+// Ports
+export type { Clock } from './ports/Clock.js';
+export type { PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
+export type { KeyStore } from './ports/KeyStore.js';
+export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore } from './ports/RateLimitStore.js';
+
+// Use cases
+export { ListPets, type PetListing } from './use-cases/ListPets.js';
+export { CreatePet } from './use-cases/CreatePet.js';
+export { GET_PET_SUNSET, GetPet } from './use-cases/GetPet.js';
+export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
+export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';
+export { AdmitRequest, DEFAULT_FAILED_AUTH_PER_MINUTE, type Admission, type AdmitRequestInput } from './use-cases/AdmitRequest.js';
+export { IssueApiKey, type IssueApiKeyInput, type IssuedApiKey } from './use-cases/IssueApiKey.js';
+export { ListApiKeys } from './use-cases/ListApiKeys.js';
+export { RevokeApiKey } from './use-cases/RevokeApiKey.js';
+export { RotateApiKey } from './use-cases/RotateApiKey.js';

@@ -1,0 +1,98 @@
+import { describe, expect, it } from '@jest/globals';
+import { DomainError } from '../errors/DomainError.js';
+import { parseNewPet } from './parseNewPet.js';
+
+function problemsOf(body: unknown) {
+  try {
+    parseNewPet(body);
+  } catch (error) {
+    if (DomainError.is(error) && error.code === 'validation_error') return error.details;
+    throw error;
+  }
+  throw new Error('expected a validation error');
+}
+
+describe('parseNewPet', () => {
+  it('accepts a minimal pet and gives it the status `available`', () => {
+    expect(parseNewPet({ name: 'Rex', categoryId: 1 })).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
+  });
+
+  it.each(['available', 'pending', 'sold'])('keeps the status %s', (status) => {
+    expect(parseNewPet({ name: 'Rex', categoryId: 1, status })).toEqual({ name: 'Rex', categoryId: 1, status });
+  });
+
+  it('accepts the boundaries: 1 and 100 characters, categoryId 1 and 2^53-1, emoji counted as one character', () => {
+    expect(parseNewPet({ name: 'R', categoryId: 1 }).name).toBe('R');
+    expect(parseNewPet({ name: 'x'.repeat(100), categoryId: 9007199254740991 }).categoryId).toBe(9007199254740991);
+    expect(parseNewPet({ name: '🐶'.repeat(100), categoryId: 2 }).name).toBe('🐶'.repeat(100));
+    expect(parseNewPet({ name: '  Rex  ', categoryId: 2 }).name).toBe('  Rex  ');
+  });
+
+  it.each([null, [], [{ name: 'Rex', categoryId: 1 }], 'Rex', 42, true, undefined])('rejects a body that is not an object: %p', (body) => {
+    expect(problemsOf(body)).toEqual([{ field: 'body', message: expect.stringContaining('JSON object') }]);
+  });
+
+  it('requires name and categoryId, each reported by name', () => {
+    expect(problemsOf({})).toEqual([
+      { field: 'name', message: 'name is required' },
+      { field: 'categoryId', message: 'categoryId is required' },
+    ]);
+  });
+
+  it.each([
+    [123, 'name must be a string'],
+    [null, 'name is required'],
+    ['', 'name must be 1 to 100 characters long'],
+    ['x'.repeat(101), 'name must be 1 to 100 characters long'],
+    ['   ', 'name must contain at least one non-space character'],
+    ['Re\nx', 'name must not contain control characters'],
+    ['Re\u0000x', 'name must not contain control characters'],
+    ['Re\u007fx', 'name must not contain control characters'],
+    ['Rex\ud800', 'name must be valid Unicode text (no unpaired surrogates)'],
+    ['\udc00Rex', 'name must be valid Unicode text (no unpaired surrogates)'],
+  ])('rejects the name %p: %s', (name, message) => {
+    expect(problemsOf({ name, categoryId: 1 })).toEqual([{ field: 'name', message }]);
+  });
+
+  it.each([
+    ['1', 'categoryId must be an integer (a JSON number, not a string)'],
+    [1.5, 'categoryId must be an integer (a JSON number, not a string)'],
+    [true, 'categoryId must be an integer (a JSON number, not a string)'],
+    [Number.NaN, 'categoryId must be an integer (a JSON number, not a string)'],
+    [0, 'categoryId must be between 1 and 9007199254740991'],
+    [-3, 'categoryId must be between 1 and 9007199254740991'],
+    [9007199254740992, 'categoryId must be between 1 and 9007199254740991'],
+    [1e300, 'categoryId must be between 1 and 9007199254740991'],
+    [null, 'categoryId is required'],
+  ])('rejects the categoryId %p, never coercing it', (categoryId, message) => {
+    expect(problemsOf({ name: 'Rex', categoryId })).toEqual([{ field: 'categoryId', message }]);
+  });
+
+  it.each([null, 'Available', 'adopted', '', 1])('rejects the status %p (null included)', (status) => {
+    expect(problemsOf({ name: 'Rex', categoryId: 1, status })).toEqual([
+      { field: 'status', message: 'status must be one of available, pending, sold' },
+    ]);
+  });
+
+  it('rejects unknown properties by name, a client-sent id included', () => {
+    expect(problemsOf({ id: 5, name: 'Rex', categoryId: 1, colour: 'brown' })).toEqual([
+      { field: 'id', message: 'id is assigned by the service and must not be sent' },
+      { field: 'colour', message: 'colour is not a known field' },
+    ]);
+  });
+
+  it('reports every invalid field at once', () => {
+    expect(problemsOf({ name: '', categoryId: 'x', status: 'gone' }).map((p) => p.field)).toEqual(['name', 'categoryId', 'status']);
+  });
+
+  it('treats an own __proto__ key as an unknown field and pollutes nothing', () => {
+    const body = JSON.parse('{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}') as unknown;
+    expect(problemsOf(body)).toEqual([{ field: '__proto__', message: '__proto__ is not a known field' }]);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('names the problem in the error message', () => {
+    expect(() => parseNewPet({ name: 'Rex' })).toThrow('categoryId is required');
+    expect(() => parseNewPet({})).toThrow('2 fields are invalid: name, categoryId');
+  });
+});

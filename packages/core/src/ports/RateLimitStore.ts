@@ -1,0 +1,40 @@
+import type { BanRule } from '../access/BanRule.js';
+import type { WindowName } from '../access/RateLimitState.js';
+
+export interface CountedWindow {
+  name: WindowName;
+  /** Epoch milliseconds at which this window started and at which it resets: the pair names the window. */
+  start: number;
+  resetAt: number;
+  limit: number;
+}
+
+export interface ConsumeRequest {
+  /** Who is counted: `key:<id>` or `address:<ip>`. */
+  subject: string;
+  /** Epoch milliseconds. */
+  now: number;
+  windows: readonly CountedWindow[];
+  ban: BanRule;
+}
+
+/** `counts` follow the order of the request's windows. */
+export type ConsumeResult =
+  | { outcome: 'admitted'; counts: number[] }
+  | { outcome: 'rejected'; counts: number[]; retryAt: number }
+  | { outcome: 'banned'; counts: number[]; bannedUntil: number };
+
+/**
+ * Counts requests per subject in fixed windows, and keeps the ban bookkeeping, in ONE atomic step per request
+ * (N concurrent calls against a remaining quota of k admit exactly k). The semantics, which every implementation
+ * follows and `describeRateLimitStoreContract` checks:
+ * 1. While `bannedUntil > now`: `banned`, nothing counted.
+ * 2. If every window's count is below its limit: each count goes up by one, `admitted`.
+ * 3. Otherwise `rejected`, nothing counted; `retryAt` is the latest `resetAt` among the full windows. If an earlier
+ *    rejection's `retryAt` is still ahead, this is one more strike; else the strikes restart at zero with the new
+ *    `retryAt`. At `ban.strikes` strikes the subject is banned until `now + ban.durationSeconds`: `banned`.
+ * Entries expire on their own once their window (or ban) is over.
+ */
+export interface RateLimitStore {
+  consume(request: ConsumeRequest): Promise<ConsumeResult>;
+}

@@ -1,0 +1,22 @@
+import type { Clock } from '../ports/Clock.js';
+
+/** A clock that only moves when told to. */
+export class FakeClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | string = '2026-01-01T00:00:00Z') {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  set(instant: Date | string): void {
+    this.current = new Date(instant).getTime();
+  }
+
+  advance(milliseconds: number): void {
+    this.current += milliseconds;
+  }
+}

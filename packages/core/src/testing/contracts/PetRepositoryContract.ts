@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { MAX_ID, type Pet } from '../../pet/Pet.js';
+import type { PetRepository } from '../../ports/PetRepository.js';
+import { aPetDraft } from '../builders.js';
+
+export interface PetRepositoryHarness {
+  repository: PetRepository;
+  close?(): Promise<void>;
+}
+
+/** Runs the behaviour every PetRepository must have against `open()`, which returns an empty repository. */
+export function describePetRepositoryContract(name: string, open: () => Promise<PetRepositoryHarness>): void {
+  describe(`${name} satisfies the PetRepository contract`, () => {
+    let harness: PetRepositoryHarness;
+    let repository: PetRepository;
+
+    beforeEach(async () => {
+      harness = await open();
+      repository = harness.repository;
+    });
+    afterEach(async () => {
+      await harness.close?.();
+    });
+
+    async function createMany(count: number, status: (i: number) => Pet['status'] = () => 'available'): Promise<Pet[]> {
+      const pets: Pet[] = [];
+      for (let i = 0; i < count; i++) pets.push(await repository.create(aPetDraft({ name: `pet ${i}`, status: status(i) })));
+      return pets;
+    }
+
+    it('creates a pet with a service-assigned id and finds it again', async () => {
+      const created = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }));
+      expect(created).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 7, status: 'pending' });
+      expect(Number.isSafeInteger(created.id) && created.id >= 1).toBe(true);
+      expect(await repository.findById(created.id)).toEqual(created);
+    });
+
+    it('assigns ascending, distinct ids', async () => {
+      const ids = (await createMany(5)).map((p) => p.id);
+      expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+      expect(new Set(ids).size).toBe(5);
+    });
+
+    it('answers null for an id no pet has', async () => {
+      const [pet] = await createMany(1);
+      expect(await repository.findById(pet!.id + 1000)).toBeNull();
+      expect(await repository.findById(MAX_ID)).toBeNull();
+    });
+
+    it('lists nothing, with no next page, when empty', async () => {
+      expect(await repository.list({ limit: 20 })).toEqual({ pets: [] });
+    });
+
+    it('lists pages in ascending id order, with `next` only while more follow', async () => {
+      const pets = await createMany(5);
+      const first = await repository.list({ limit: 2 });
+      expect(first).toEqual({ pets: pets.slice(0, 2), next: pets[1]!.id });
+      const second = await repository.list({ limit: 2, after: first.next! });
+      expect(second).toEqual({ pets: pets.slice(2, 4), next: pets[3]!.id });
+      expect(await repository.list({ limit: 2, after: second.next! })).toEqual({ pets: pets.slice(4) });
+      expect(await repository.list({ limit: 5 })).toEqual({ pets });
+    });
+
+    it('filters by status, combined with keyset paging', async () => {
+      const pets = await createMany(9, (i) => (['available', 'pending', 'sold'] as const)[i % 3]!);
+      const sold = pets.filter((p) => p.status === 'sold');
+      const first = await repository.list({ status: 'sold', limit: 2 });
+      expect(first).toEqual({ pets: sold.slice(0, 2), next: sold[1]!.id });
+      expect(await repository.list({ status: 'sold', limit: 2, after: first.next! })).toEqual({ pets: sold.slice(2) });
+    });
+
+    it('round-trips names with emoji, quotes and SQL metacharacters, and the largest categoryId, exactly', async () => {
+      const names = [
+        `🐶 Rex "the" O'Brien`,
+        "Robert'); DROP TABLE pets;--",
+        '%_\\ LIKE * ? $1 :name @p',
+        'ñandú Łódź 犬 👩‍👩‍👧 ❤️',
+        '🐕'.repeat(100),
+      ];
+      for (const name of names) {
+        const created = await repository.create(aPetDraft({ name, categoryId: MAX_ID }));
+        expect(created.name).toBe(name);
+        expect(await repository.findById(created.id)).toEqual({ id: created.id, name, categoryId: MAX_ID, status: 'available' });
+      }
+    });
+
+    it('gives 200 concurrent creates 200 distinct ids and stores all of them', async () => {
+      const created = await Promise.all(Array.from({ length: 200 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }))));
+      expect(new Set(created.map((p) => p.id)).size).toBe(200);
+      let all: Pet[] = [];
+      let after: number | undefined;
+      do {
+        const page = await repository.list({ limit: 100, ...(after !== undefined && { after }) });
+        all = all.concat(page.pets);
+        after = page.next;
+      } while (after !== undefined);
+      expect(all.map((p) => p.id).sort((a, b) => a - b)).toEqual(created.map((p) => p.id).sort((a, b) => a - b));
+    });
+  });
+}

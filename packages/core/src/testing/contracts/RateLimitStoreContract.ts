@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { BanRule } from '../../access/BanRule.js';
+import type { ConsumeResult, CountedWindow, RateLimitStore } from '../../ports/RateLimitStore.js';
+
+export interface RateLimitStoreHarness {
+  store: RateLimitStore;
+  close?(): Promise<void>;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 5, 1, 12, 0, 0); // a whole minute
+const BAN: BanRule = { strikes: 10, durationSeconds: 900 };
+
+function windows(now: number, perMinute: number, perDay?: number): CountedWindow[] {
+  const minuteStart = Math.floor(now / MINUTE) * MINUTE;
+  const dayStart = Math.floor(now / DAY) * DAY;
+  const result: CountedWindow[] = [{ name: 'minute', start: minuteStart, resetAt: minuteStart + MINUTE, limit: perMinute }];
+  if (perDay !== undefined) result.push({ name: 'day', start: dayStart, resetAt: dayStart + DAY, limit: perDay });
+  return result;
+}
+
+/**
+ * Runs the semantics documented on RateLimitStore against `open()`. Every test uses subjects of its own, so a
+ * store shared between tests (one Redis server) needs no flushing.
+ */
+export function describeRateLimitStoreContract(name: string, open: () => Promise<RateLimitStoreHarness>): void {
+  describe(`${name} satisfies the RateLimitStore contract`, () => {
+    let harness: RateLimitStoreHarness;
+    beforeAll(async () => {
+      harness = await open();
+    });
+    afterAll(async () => {
+      await harness.close?.();
+    });
+
+    const newSubject = () => `key:${randomUUID()}`;
+    const consume = (subject: string, now: number, perMinute: number, perDay?: number, ban = BAN): Promise<ConsumeResult> =>
+      harness.store.consume({ subject, now, windows: windows(now, perMinute, perDay), ban });
+
+    it('admits up to the limit, counting in every window, then rejects until the window resets', async () => {
+      const subject = newSubject();
+      expect(await consume(subject, T0, 3, 100)).toEqual({ outcome: 'admitted', counts: [1, 1] });
+      expect(await consume(subject, T0 + 1, 3, 100)).toEqual({ outcome: 'admitted', counts: [2, 2] });
+      expect(await consume(subject, T0 + 2, 3, 100)).toEqual({ outcome: 'admitted', counts: [3, 3] });
+      expect(await consume(subject, T0 + 3, 3, 100)).toEqual({ outcome: 'rejected', counts: [3, 3], retryAt: T0 + MINUTE });
+      expect(await consume(subject, T0 + MINUTE, 3, 100)).toEqual({ outcome: 'admitted', counts: [1, 4] });
+    });
+
+    it('does not count a rejected request', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 1, 100);
+      for (let i = 0; i < 5; i++) expect((await consume(subject, T0 + 10 + i, 1, 100)).outcome).toBe('rejected');
+      expect(await consume(subject, T0 + MINUTE + 1, 1, 100)).toEqual({ outcome: 'admitted', counts: [1, 2] });
+    });
+
+    it('rejects on the day window across minutes, with retryAt at the next UTC midnight', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 10, 2);
+      await consume(subject, T0 + MINUTE, 10, 2);
+      const nextMidnight = Math.floor(T0 / DAY) * DAY + DAY;
+      expect(await consume(subject, T0 + 2 * MINUTE, 10, 2)).toEqual({ outcome: 'rejected', counts: [0, 2], retryAt: nextMidnight });
+      expect(await consume(subject, nextMidnight, 10, 2)).toEqual({ outcome: 'admitted', counts: [1, 1] });
+    });
+
+    it('names the later reset when several windows are full', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 1, 1);
+      const nextMidnight = Math.floor(T0 / DAY) * DAY + DAY;
+      expect(await consume(subject, T0 + 5, 1, 1)).toEqual({ outcome: 'rejected', counts: [1, 1], retryAt: nextMidnight });
+    });
+
+    it('admits exactly the remaining quota under concurrent calls', async () => {
+      const subject = newSubject();
+      for (let i = 0; i < 10; i++) await consume(subject, T0, 60);
+      const noBan: BanRule = { strikes: 1_000, durationSeconds: 1 };
+      const results = await Promise.all(Array.from({ length: 100 }, () => consume(subject, T0 + 1, 60, undefined, noBan)));
+      expect(results.filter((r) => r.outcome === 'admitted')).toHaveLength(50);
+      expect(results.filter((r) => r.outcome === 'rejected')).toHaveLength(50);
+    });
+
+    it('keeps subjects apart', async () => {
+      const a = newSubject();
+      const b = newSubject();
+      await consume(a, T0, 1);
+      expect((await consume(a, T0, 1)).outcome).toBe('rejected');
+      expect((await consume(b, T0, 1)).outcome).toBe('admitted');
+    });
+
+    it('bans after `strikes` further requests before Retry-After, until the ban ends', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 1);
+      expect((await consume(subject, T0 + 1_000, 1)).outcome).toBe('rejected'); // the rejection itself
+      for (let strike = 1; strike < BAN.strikes; strike++) {
+        expect((await consume(subject, T0 + 1_000 + strike, 1)).outcome).toBe('rejected');
+      }
+      const banStart = T0 + 2_000;
+      expect(await consume(subject, banStart, 1)).toEqual({ outcome: 'banned', counts: [1], bannedUntil: banStart + 900_000 });
+      // Banned even once the minute window has reset, and nothing is counted meanwhile.
+      expect(await consume(subject, T0 + 5 * MINUTE, 1)).toEqual({ outcome: 'banned', counts: [0], bannedUntil: banStart + 900_000 });
+      expect(await consume(subject, banStart + 900_000, 1)).toEqual({ outcome: 'admitted', counts: [1] });
+    });
+
+    it('starts counting strikes afresh once Retry-After has passed', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 1);
+      for (let i = 0; i < BAN.strikes; i++) await consume(subject, T0 + 100 + i, 1); // 1 rejection + 9 strikes
+      // The client waited: a new window, admitted, then rejected again: a new episode, not the 10th strike.
+      expect((await consume(subject, T0 + MINUTE, 1)).outcome).toBe('admitted');
+      for (let i = 0; i < BAN.strikes; i++) expect((await consume(subject, T0 + MINUTE + 100 + i, 1)).outcome).toBe('rejected');
+      expect((await consume(subject, T0 + MINUTE + 200, 1)).outcome).toBe('banned');
+    });
+
+    it('uses the ban rule it is given', async () => {
+      const subject = newSubject();
+      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      await consume(subject, T0, 1, undefined, quick);
+      expect((await consume(subject, T0 + 1, 1, undefined, quick)).outcome).toBe('rejected');
+      expect(await consume(subject, T0 + 2, 1, undefined, quick)).toEqual({ outcome: 'banned', counts: [1], bannedUntil: T0 + 2 + 30_000 });
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { InMemoryRateLimitStore } from '../access/InMemoryRateLimitStore.js';
+import { FakeClock } from '../testing/FakeClock.js';
+import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
+import { AdmitRequest } from './AdmitRequest.js';
+import { AuthenticateKey } from './AuthenticateKey.js';
+import { EnforceRateLimit } from './EnforceRateLimit.js';
+import { IssueApiKey } from './IssueApiKey.js';
+
+describe('AdmitRequest', () => {
+  let keys: InMemoryKeyStore;
+  let clock: FakeClock;
+  let admit: AdmitRequest;
+
+  beforeEach(() => {
+    keys = new InMemoryKeyStore();
+    clock = new FakeClock('2026-06-01T12:00:00Z');
+    admit = new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(new InMemoryRateLimitStore(), clock), 3);
+  });
+
+  it('admits a valid key and counts it against its plan', async () => {
+    const { key, secret } = await new IssueApiKey(keys, clock).execute({ plan: 'pro' });
+    expect(await admit.execute({ secret, clientAddress: '10.0.0.1' })).toMatchObject({ key, rateLimit: { limit: 300, remaining: 299 } });
+  });
+
+  it('uses the custom limits of an enterprise key', async () => {
+    const { secret } = await new IssueApiKey(keys, clock).execute({ plan: 'enterprise', perMinute: 2, perDay: 5 });
+    await admit.execute({ secret, clientAddress: 'a' });
+    expect(await admit.execute({ secret, clientAddress: 'a' })).toMatchObject({ rateLimit: { limit: 2, remaining: 0 } });
+    await expect(admit.execute({ secret, clientAddress: 'a' })).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+
+  it('counts failed authentications per address and attaches that bucket to the error', async () => {
+    await expect(admit.execute({ secret: undefined, clientAddress: '10.0.0.2' })).rejects.toMatchObject({
+      code: 'unauthorized',
+      rateLimit: { limit: 3, remaining: 2 },
+    });
+    await admit.execute({ secret: 'bad', clientAddress: '10.0.0.2' }).catch(() => undefined);
+    await admit.execute({ secret: 'bad', clientAddress: '10.0.0.2' }).catch(() => undefined);
+    await expect(admit.execute({ secret: 'bad', clientAddress: '10.0.0.2' })).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(admit.execute({ secret: 'bad', clientAddress: '10.0.0.3' })).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('does not count a successful authentication against the address', async () => {
+    const { secret } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
+    for (let i = 0; i < 5; i++) await admit.execute({ secret, clientAddress: '10.0.0.4' });
+    await expect(admit.execute({ secret: undefined, clientAddress: '10.0.0.4' })).rejects.toMatchObject({
+      code: 'unauthorized',
+      rateLimit: { remaining: 2 },
+    });
+  });
+});

@@ -1,0 +1,63 @@
+import { DEFAULT_BAN_RULE, type BanRule } from '../access/BanRule.js';
+import { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName } from '../access/RateLimitState.js';
+import { KeyBannedError } from '../errors/KeyBannedError.js';
+import { RateLimitedError } from '../errors/RateLimitedError.js';
+import type { Clock } from '../ports/Clock.js';
+import type { CountedWindow, RateLimitStore } from '../ports/RateLimitStore.js';
+
+/** Requests allowed per window; a window left out is not limited. */
+export type WindowLimits = Partial<Record<WindowName, number>>;
+
+const WINDOW_ORDER: readonly WindowName[] = ['minute', 'day'];
+
+function secondsUntil(instant: number, now: number): number {
+  return Math.max(1, Math.ceil((instant - now) / 1000));
+}
+
+/**
+ * Counts one request of a subject in fixed windows aligned to the UTC clock (a minute window resets at the next
+ * whole minute, a day window at 00:00 UTC). Returns the state for the rate-limit headers, or throws
+ * RateLimitedError / KeyBannedError (both carrying that state and a Retry-After in whole seconds).
+ */
+export class EnforceRateLimit {
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly clock: Clock,
+    private readonly ban: BanRule = DEFAULT_BAN_RULE,
+  ) {}
+
+  async execute(subject: string, limits: WindowLimits): Promise<RateLimitState> {
+    const now = this.clock.now().getTime();
+    const windows: CountedWindow[] = [];
+    for (const name of WINDOW_ORDER) {
+      const limit = limits[name];
+      if (limit === undefined) continue;
+      const size = WINDOW_SECONDS[name] * 1000;
+      const start = Math.floor(now / size) * size;
+      windows.push({ name, start, resetAt: start + size, limit });
+    }
+    const result = await this.store.consume({ subject, now, windows, ban: this.ban });
+
+    const states = windows.map((window, i) => ({
+      name: window.name,
+      limit: window.limit,
+      remaining: Math.max(0, window.limit - (result.counts[i] ?? 0)),
+      reset: window.resetAt / 1000,
+    }));
+    const binding = bindingWindow(states);
+    const state: RateLimitState = { limit: binding.limit, remaining: binding.remaining, reset: binding.reset, windows: states };
+
+    switch (result.outcome) {
+      case 'admitted':
+        return state;
+      case 'rejected':
+        throw new RateLimitedError(secondsUntil(result.retryAt, now), { ...state, remaining: 0 });
+      case 'banned':
+        throw new KeyBannedError(secondsUntil(result.bannedUntil, now), {
+          ...state,
+          remaining: 0,
+          reset: Math.ceil(result.bannedUntil / 1000),
+        });
+    }
+  }
+}

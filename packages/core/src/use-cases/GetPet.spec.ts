@@ -1,0 +1,43 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { aPetDraft } from '../testing/builders.js';
+import { FakeClock } from '../testing/FakeClock.js';
+import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
+import { GetPet } from './GetPet.js';
+
+describe('GetPet (deprecated)', () => {
+  let pets: InMemoryPetRepository;
+  let clock: FakeClock;
+  let getPet: GetPet;
+
+  beforeEach(() => {
+    pets = new InMemoryPetRepository();
+    clock = new FakeClock('2026-11-22T00:00:00Z');
+    getPet = new GetPet(pets, clock);
+  });
+
+  it('returns the pet with that id, given as digits or a number', async () => {
+    const rex = await pets.create(aPetDraft({ name: 'Rex' }));
+    expect(await getPet.execute(String(rex.id))).toEqual(rex);
+    expect(await getPet.execute(rex.id)).toEqual(rex);
+  });
+
+  it.each(['999', '0', '9007199254740992', '123456789012345678901234567890'])('answers not_found for id %s', async (id) => {
+    await expect(getPet.execute(id)).rejects.toMatchObject({ code: 'not_found', message: `No pet with id ${id}.` });
+  });
+
+  it('rejects an id that is not a decimal integer', async () => {
+    await expect(getPet.execute('abc')).rejects.toMatchObject({ code: 'validation_error' });
+  });
+
+  it('works until the last millisecond before the sunset and is gone from 2030-12-05T00:00:00Z on', async () => {
+    const rex = await pets.create(aPetDraft());
+    clock.set('2030-12-04T23:59:59.999Z');
+    expect(await getPet.execute(String(rex.id))).toEqual(rex);
+    clock.set('2030-12-05T00:00:00Z');
+    await expect(getPet.execute(String(rex.id))).rejects.toMatchObject({
+      code: 'gone',
+      message: expect.stringContaining('use GET /pets with the status filter'),
+    });
+    await expect(getPet.execute('abc')).rejects.toMatchObject({ code: 'gone' });
+  });
+});

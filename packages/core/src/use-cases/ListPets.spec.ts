@@ -1,0 +1,39 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { aPetDraft } from '../testing/builders.js';
+import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
+import { ListPets } from './ListPets.js';
+
+describe('ListPets', () => {
+  let pets: InMemoryPetRepository;
+  let listPets: ListPets;
+
+  beforeEach(async () => {
+    pets = new InMemoryPetRepository();
+    listPets = new ListPets(pets);
+    for (let i = 1; i <= 25; i++) await pets.create(aPetDraft({ name: `pet ${i}`, status: i % 5 === 0 ? 'sold' : 'available' }));
+  });
+
+  it('returns the first 20 pets by default, with a cursor to the rest', async () => {
+    const page = await listPets.execute();
+    expect(page.pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const rest = await listPets.execute({ cursor: page.nextCursor });
+    expect(rest).toEqual({ pets: expect.any(Array) });
+    expect(rest.pets.map((p) => p.id)).toEqual([21, 22, 23, 24, 25]);
+  });
+
+  it('pages through one status with limit and cursor', async () => {
+    const first = await listPets.execute({ status: 'sold', limit: '3' });
+    expect(first.pets.map((p) => p.id)).toEqual([5, 10, 15]);
+    const second = await listPets.execute({ status: 'sold', limit: '3', cursor: first.nextCursor });
+    expect(second).toEqual({ pets: [expect.objectContaining({ id: 20 }), expect.objectContaining({ id: 25 })] });
+  });
+
+  it('has no cursor when the page is the last one, even when exactly full', async () => {
+    expect(await listPets.execute({ status: 'sold', limit: '5' })).not.toHaveProperty('nextCursor');
+  });
+
+  it('rejects a bad query without reading anything', async () => {
+    await expect(listPets.execute({ limit: '101' })).rejects.toMatchObject({ code: 'validation_error' });
+  });
+});
