@@ -1,1 +1,7 @@
-export {};
+export { createDataSource, dialectOf, type DataSourceSettings } from './createDataSource.js';
+export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';
+export { migrate, pingDatabase } from './migrate.js';
+export { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
+export { translateDatabaseError } from './translateDatabaseError.js';
+export { migrations } from './migrations/index.js';

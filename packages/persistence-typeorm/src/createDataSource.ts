@@ -1,0 +1,55 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { parseDatabaseUrl } from './databaseUrl.js';
+import { migrations } from './migrations/index.js';
+import { ApiKeySchema } from './schemas/ApiKeySchema.js';
+import { PetSchema } from './schemas/PetSchema.js';
+
+export interface DataSourceSettings {
+  /** Milliseconds a statement may wait for a lock (SQLite busy timeout) or run (PostgreSQL statement_timeout). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL pool size per process. */
+  poolSize?: number;
+}
+
+/**
+ * A TypeORM DataSource (not yet initialized) for a DATABASE_URL: `sqlite:<path>` or `sqlite::memory:` (better-sqlite3,
+ * WAL, synchronous=NORMAL, foreign keys on, busy timeout) or `postgres://...` (pg, with connect and statement
+ * timeouts so a request never hangs on a dead server). Schema changes come from migrations only.
+ */
+export function createDataSource(databaseUrl: string, settings: DataSourceSettings = {}): DataSource {
+  const target = parseDatabaseUrl(databaseUrl);
+  const timeout = settings.statementTimeoutMs ?? 5_000;
+  const common = { entities: [PetSchema, ApiKeySchema], migrations, synchronize: false, logging: false };
+
+  if (target.kind === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    return new DataSource({
+      ...common,
+      type: 'better-sqlite3',
+      database: target.path,
+      enableWAL: true,
+      timeout,
+      statementCacheSize: 200,
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+        // In WAL mode NORMAL survives a process crash; only a power loss can drop the last commits.
+        db.pragma('synchronous = NORMAL');
+      },
+    });
+  }
+  return new DataSource({
+    ...common,
+    type: 'postgres',
+    url: target.url,
+    connectTimeoutMS: timeout,
+    poolSize: settings.poolSize ?? 10,
+    extra: { statement_timeout: timeout, query_timeout: timeout + 1_000, idle_in_transaction_session_timeout: timeout * 2 },
+  });
+}
+
+/** The kind of database behind a DataSource. */
+export function dialectOf(dataSource: DataSource): 'sqlite' | 'postgres' {
+  return dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+}

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { describeKeyStoreContract, describePetRepositoryContract, anApiKey, aPetDraft } from '@petstore/core/testing';
+import { hashApiKeySecret } from '@petstore/core';
+import Database from 'better-sqlite3';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from './createDataSource.js';
+import { migrate } from './migrate.js';
+import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
+import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const newFile = () => join(dir, `db-${++files}`, 'petstore.db');
+
+async function open(url: string, statementTimeoutMs?: number): Promise<DataSource> {
+  const dataSource = createDataSource(url, statementTimeoutMs === undefined ? {} : { statementTimeoutMs });
+  await dataSource.initialize();
+  await migrate(dataSource);
+  return dataSource;
+}
+
+for (const [label, url] of [
+  ['SQLite in memory', () => 'sqlite::memory:'],
+  ['SQLite file', () => `sqlite:${newFile()}`],
+] as const) {
+  describePetRepositoryContract(`TypeOrmPetRepository on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { repository: new TypeOrmPetRepository(dataSource), close: () => dataSource.destroy() };
+  });
+  describeKeyStoreContract(`TypeOrmKeyStore on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { store: new TypeOrmKeyStore(dataSource), close: () => dataSource.destroy() };
+  });
+}
+
+describe('SQLite file', () => {
+  it('keeps every pet and key across close and reopen', async () => {
+    const url = `sqlite:${newFile()}`;
+    const first = await open(url);
+    const pets = await Promise.all([1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }))));
+    const key = anApiKey({ plan: 'enterprise', customLimits: { perMinute: 9, perDay: 99 } });
+    await new TypeOrmKeyStore(first).create(key, hashApiKeySecret('s'));
+    await first.destroy();
+
+    const second = await open(url);
+    expect((await new TypeOrmPetRepository(second).list({ limit: 10 })).pets).toEqual(pets);
+    expect(await new TypeOrmKeyStore(second).findByHash(hashApiKeySecret('s'))).toEqual(key);
+    await second.destroy();
+  });
+
+  it('runs migrations on an empty database, then finds nothing left to do', async () => {
+    const dataSource = createDataSource(`sqlite:${newFile()}`);
+    await dataSource.initialize();
+    expect(await migrate(dataSource)).toEqual(['InitialSchema1763769600000']);
+    expect(await migrate(dataSource)).toEqual([]);
+    await dataSource.destroy();
+  });
+
+  it('is set up for a server: WAL, synchronous NORMAL, foreign keys, a busy timeout', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    const pragma = async (name: string) => Object.values(((await dataSource.query(`PRAGMA ${name}`)) as Record<string, unknown>[])[0]!)[0];
+    expect(await pragma('journal_mode')).toBe('wal');
+    expect(await pragma('synchronous')).toBe(1); // NORMAL
+    expect(await pragma('foreign_keys')).toBe(1);
+    expect(await pragma('busy_timeout')).toBe(5000);
+    await dataSource.destroy();
+  });
+
+  it('never reuses an id, even the highest one after it is deleted', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    const pets = new TypeOrmPetRepository(dataSource);
+    await pets.create(aPetDraft());
+    const second = await pets.create(aPetDraft());
+    await dataSource.query('DELETE FROM "pets" WHERE "id" = ?', [second.id]);
+    expect((await pets.create(aPetDraft())).id).toBe(second.id + 1);
+    await dataSource.destroy();
+  });
+
+  it('serves listing from the indexes: the (status, id) index and the primary key, no table sort', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    const plan = async (sql: string) => ((await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`)) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const byStatus = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT 21`);
+    expect(byStatus).toMatch(/SEARCH pets USING INDEX idx_pets_status_id \(status=\? AND (id|rowid)>\?\)/);
+    expect(byStatus).not.toMatch(/TEMP B-TREE/);
+    const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > 5 ORDER BY "id" LIMIT 21`);
+    expect(all).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid>\?\)/);
+    await dataSource.destroy();
+  });
+
+  it('answers service_unavailable when a write stays locked out past the busy timeout (reads go on under WAL)', async () => {
+    const file = newFile();
+    const dataSource = await open(`sqlite:${file}`, 200);
+    const locker = new Database(file);
+    locker.exec('BEGIN EXCLUSIVE');
+    try {
+      await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(new TypeOrmKeyStore(dataSource).create(anApiKey(), hashApiKeySecret('locked'))).rejects.toMatchObject({ code: 'service_unavailable' });
+      expect(await new TypeOrmPetRepository(dataSource).list({ limit: 1 })).toEqual({ pets: [] });
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft())).id).toBe(1);
+    await dataSource.destroy();
+  });
+
+  it('answers service_unavailable, not a driver error, once the data source is closed', async () => {
+    const dataSource = await open('sqlite::memory:');
+    await dataSource.destroy();
+    await expect(new TypeOrmPetRepository(dataSource).findById(1)).rejects.toMatchObject({ code: 'service_unavailable' });
+  });
+});

@@ -1,0 +1,1 @@
+export { freePort, postgresBinDir, startPostgres, startPostgresForTests, type RunningPostgres } from './startPostgres.js';

@@ -1,0 +1,136 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+export interface RunningPostgres {
+  /** postgres://postgres@127.0.0.1:<port>/petstore */
+  url: string;
+  port: number;
+  /** Stops the server (fast shutdown) and deletes its data directory. */
+  stop(): Promise<void>;
+  /** Stops the server but keeps its data, for outage tests; `start` brings it back on the same port. */
+  pause(): Promise<void>;
+  start(): Promise<void>;
+}
+
+export function postgresBinDir(): string | null {
+  const fromEnv = process.env['PG_BINDIR'];
+  if (fromEnv && existsSync(join(fromEnv, 'postgres'))) return fromEnv;
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    return existsSync(join(dir, 'postgres')) ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** PostgreSQL refuses to run as root: run it as the `postgres` user when there is one, else as `nobody`. */
+function unprivilegedUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  for (const name of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }));
+      const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }));
+      return { uid, gid };
+    } catch {
+      // try the next one
+    }
+  }
+  throw new Error('running as root and found no unprivileged user (postgres, nobody) to run PostgreSQL');
+}
+
+async function waitUntilReady(url: string, server: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`postgres exited with code ${server.exitCode}`);
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * Starts a throw-away PostgreSQL server on a free loopback port, in a temporary directory, as an unprivileged
+ * user, with a `petstore` database. Returns null when the server binaries are not installed.
+ */
+export async function startPostgres(): Promise<RunningPostgres | null> {
+  const bin = postgresBinDir();
+  if (!bin) return null;
+  const user = unprivilegedUser();
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-pg-'));
+  if (user) chownSync(dir, user.uid, user.gid);
+  const data = join(dir, 'data');
+  execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'], {
+    stdio: 'ignore',
+    ...user,
+  });
+  const port = await freePort();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  let server: ChildProcess;
+
+  const start = async () => {
+    server = spawn(
+      join(bin, 'postgres'),
+      ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'],
+      { stdio: 'ignore', ...user },
+    );
+    await waitUntilReady(adminUrl, server);
+  };
+  const pause = async () => {
+    if (server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGINT');
+    await exited;
+  };
+
+  await start();
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query('CREATE DATABASE petstore');
+  await admin.end();
+
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/petstore`,
+    port,
+    start,
+    pause,
+    stop: async () => {
+      await pause();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * For test files: a running PostgreSQL, or null with a loud message when the binaries are absent. Under CI
+ * (CI=true) absence is an error, so the PostgreSQL suites can never be skipped silently there.
+ */
+export async function startPostgresForTests(): Promise<RunningPostgres | null> {
+  const running = await startPostgres();
+  if (running) return running;
+  const message = 'PostgreSQL server binaries not found (pg_config --bindir, or PG_BINDIR): the PostgreSQL suites are SKIPPED';
+  if (process.env['CI']) throw new Error(`${message.replace(': the PostgreSQL suites are SKIPPED', '')}; CI requires them`);
+  console.warn(`\n\n!!! ${message} !!!\n\n`);
+  return null;
+}
