@@ -1,1 +1,8 @@
-export {};
+export { createHttpApp, type HttpAppOptions, type ResponseRecord } from './createHttpApp.js';
+export { createPetsApi, EXPOSED_HEADERS, GET_PET_DEPRECATED_SINCE, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
+export { createPetsRouter, type PetsRoutesDeps } from './routes/petsRoutes.js';
+export { createOpenApiDocument } from './openapi.js';
+export { ERROR_STATUS, type ErrorBody, type ErrorCode } from './errorStatus.js';
+export { HttpError, type TransportErrorCode } from './HttpError.js';
+export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
+export type { InternalErrorListener } from './middleware/errorResponses.js';

@@ -1,0 +1,20 @@
+/** Codes only the HTTP transport produces; the domain's codes come from core. */
+export type TransportErrorCode =
+  | 'malformed_json'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error';
+
+/** An error the transport raises itself (bad JSON, unknown route, wrong method, ...). */
+export class HttpError extends Error {
+  constructor(
+    readonly code: TransportErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}

@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { RevokeApiKey } from '@petstore/core';
+import { startTestApi, type TestApi } from './testing/startTestApi.js';
+
+describe('bearer authentication', () => {
+  let api: TestApi;
+
+  beforeEach(async () => {
+    api = await startTestApi({ failedAuthPerMinute: 5 });
+  });
+  afterEach(() => api.close());
+
+  it('accepts the scheme in any case', async () => {
+    const key = await api.issueKey();
+    for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
+      expect((await api.request('GET', '/v1/pets', { headers: { Authorization: `${scheme} ${key}` } })).status).toBe(200);
+    }
+  });
+
+  it('answers a missing key with 401, WWW-Authenticate without an error code, and the address bucket in the headers', async () => {
+    const response = await api.request('GET', '/v1/pets');
+    expect(response.status).toBe(401);
+    expect(response.json).toEqual({ code: 'unauthorized', status: 401, message: 'An API key is required: send it as "Authorization: Bearer <API_KEY>".' });
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="petstore"');
+    expect(response.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': String(Date.parse('2026-06-01T12:01:00Z') / 1000) });
+  });
+
+  it.each([
+    ['an unknown key', `Bearer pst_${'A'.repeat(43)}`],
+    ['a malformed key', 'Bearer hunter2'],
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['the scheme alone', 'Bearer'],
+    ['two tokens', 'Bearer a b'],
+  ])('answers %s with 401 and error="invalid_token"', async (_label, authorization) => {
+    const response = await api.request('POST', '/v1/pets', { headers: { Authorization: authorization }, body: { name: 'Rex', categoryId: 1 } });
+    expect(response.status).toBe(401);
+    expect(response.json).toEqual({ code: 'unauthorized', status: 401, message: 'The API key is invalid or has been revoked.' });
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="petstore", error="invalid_token"/);
+    expect(api.pets.count()).toBe(0);
+  });
+
+  it('rejects a revoked key', async () => {
+    const key = await api.issueKey();
+    const [record] = await api.keys.list();
+    await new RevokeApiKey(api.keys, api.clock).execute(record!.id);
+    expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(401);
+  });
+
+  it('needs a key on unknown routes too, before saying 404', async () => {
+    expect((await api.request('GET', '/v1/nothing-here')).status).toBe(401);
+  });
+
+  it('limits failed authentications per address, then answers 429 with Retry-After', async () => {
+    for (let i = 0; i < 5; i++) expect((await api.request('GET', '/v1/pets')).status).toBe(401);
+    api.clock.advance(10_500);
+    const limited = await api.request('GET', '/v1/pets');
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(limited.headers['retry-after']).toBe('50');
+    const key = await api.issueKey();
+    expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(200);
+  });
+});
+
+describe('the per-address limit behind a proxy', () => {
+  it('uses X-Forwarded-For only when the proxy is trusted', async () => {
+    for (const trustProxy of [false, true]) {
+      const api = await startTestApi({ failedAuthPerMinute: 1, trustProxy });
+      await api.request('GET', '/v1/pets', { headers: { 'X-Forwarded-For': '203.0.113.1' } });
+      const other = await api.request('GET', '/v1/pets', { headers: { 'X-Forwarded-For': '203.0.113.2' } });
+      expect(other.status).toBe(trustProxy ? 401 : 429);
+      await api.close();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import Koa, { type Context } from 'koa';
+import compose from 'koa-compose';
+import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
+import { HttpError } from './HttpError.js';
+import { errorResponses } from './middleware/errorResponses.js';
+import { requestIdAndCommonHeaders } from './middleware/requestId.js';
+
+export interface ResponseRecord {
+  requestId: string;
+  method: string;
+  /** The route template (`/v1/pets/:petId`), or null for a path no route matched. */
+  route: string | null;
+  status: number;
+  durationMs: number;
+  /** The authenticated key's id (never its secret), when there was one. */
+  keyId: string | null;
+}
+
+export interface HttpAppOptions extends PetsApiOptions {
+  /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy (for the client address). Default false. */
+  trustProxy?: boolean;
+  /** Throws when the service cannot serve (database or rate-limit store unreachable): `/readyz` answers 503. */
+  readiness?: () => Promise<void>;
+  /** Called once per request, after the response is decided (access logs, metrics). */
+  onResponse?: (record: ResponseRecord) => void;
+}
+
+const CLIENT_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECANCELED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+function health(readiness: () => Promise<void>) {
+  return async function healthChecks(ctx: Context, next: () => Promise<unknown>) {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/livez') {
+      ctx.body = { status: 'ok' };
+    } else if (ctx.path === '/readyz') {
+      await readiness();
+      ctx.body = { status: 'ready' };
+    } else {
+      return next();
+    }
+  };
+}
+
+/**
+ * The service's Koa application: the `/v1` interface, `GET /livez` and `GET /readyz` (no key, not rate limited),
+ * and the Error body for everything else (404).
+ */
+export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): Koa {
+  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
+  const nowMs = () => deps.clock.now().getTime();
+
+  if (options.onResponse) {
+    const onResponse = options.onResponse;
+    app.use(async function recordResponse(ctx, next) {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        onResponse({
+          requestId: String(ctx.state['requestId'] ?? ''),
+          method: ctx.method,
+          route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null,
+          status: ctx.status,
+          durationMs: performance.now() - started,
+          keyId: (ctx.state['keyId'] as string | undefined) ?? null,
+        });
+      }
+    });
+  }
+  app.use(createPetsApi(deps, { ...options, onInternalError }));
+  app.use(
+    compose([
+      errorResponses(onInternalError, nowMs),
+      requestIdAndCommonHeaders(),
+      health(options.readiness ?? (async () => undefined)),
+      (ctx: Context) => {
+        throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
+      },
+    ]),
+  );
+  // Errors that escape the middleware are stream errors after the response started; a client hanging up is normal.
+  app.on('error', (error: { code?: string }, ctx?: Context) => {
+    if (!CLIENT_GONE.has(error.code ?? '')) onInternalError(error, ctx as Context);
+  });
+  return app;
+}

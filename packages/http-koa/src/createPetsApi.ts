@@ -1,0 +1,93 @@
+import cors from '@koa/cors';
+import { GET_PET_SUNSET, type AdmitRequest, type Clock, type CreatePet, type GetPet, type ListPets } from '@petstore/core';
+import type { Middleware } from 'koa';
+import compose from 'koa-compose';
+import { admission } from './middleware/admission.js';
+import { deprecation } from './middleware/deprecation.js';
+import { errorResponses, type InternalErrorListener } from './middleware/errorResponses.js';
+import { requestIdAndCommonHeaders } from './middleware/requestId.js';
+import { routeFallback } from './middleware/routeFallback.js';
+import { createOpenApiDocument } from './openapi.js';
+import { createPetsRouter } from './routes/petsRoutes.js';
+
+export interface PetsApiDeps {
+  listPets: ListPets;
+  createPet: CreatePet;
+  getPet: GetPet;
+  admitRequest: AdmitRequest;
+  clock: Clock;
+  /** Absolute base URL clients use, ending in the version (`https://api.example.com/v1`): used in Location and Link. */
+  publicBaseUrl: string;
+}
+
+export interface PetsApiOptions {
+  /** Where the API is mounted in the Koa app; default `/v1`. Matching is exact: case-sensitive, no trailing slash. */
+  prefix?: string;
+  /** Browser origins allowed by CORS (exact `scheme://host[:port]`); default none. */
+  corsOrigins?: readonly string[];
+  /** Called with every unexpected error (answered 500); default: logged to stderr. */
+  onInternalError?: InternalErrorListener;
+}
+
+/** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
+export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
+
+export const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+  'Retry-After',
+  'Link',
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'X-Request-Id',
+];
+
+const defaultInternalErrorListener: InternalErrorListener = (error, ctx) => {
+  console.error(`[${String(ctx.state['requestId'])}] ${ctx.method} ${ctx.path}:`, error);
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The whole `/v1` interface as one Koa middleware, for `app.use(...)` in any Koa app: requests under `prefix` are
+ * answered here (errors as the Error body, authentication, rate limits and their headers, CORS, the three
+ * operations and the OpenAPI document), anything else goes on to the next middleware.
+ */
+export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): Middleware {
+  const prefix = options.prefix ?? '/v1';
+  const router = createPetsRouter({ ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl) }, prefix);
+  const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
+  const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
+  const admit = admission(deps.admitRequest, deps.clock);
+  const allowedOrigins = new Set(options.corsOrigins ?? []);
+
+  const chain = compose([
+    errorResponses(options.onInternalError ?? defaultInternalErrorListener, () => deps.clock.now().getTime()),
+    requestIdAndCommonHeaders(),
+    cors({
+      origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+      allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+    async function gate(ctx, next) {
+      if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, async () => undefined);
+      // OPTIONS only describes a route (preflight or `Allow`): it needs no key and consumes no quota.
+      return ctx.method === 'OPTIONS' ? next() : admit(ctx, next);
+    },
+    router.routes() as Middleware,
+    routeFallback(router),
+  ]);
+
+  return function petsApi(ctx, next) {
+    const inScope = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`);
+    return inScope ? chain(ctx, async () => undefined) : next();
+  };
+}

@@ -1,0 +1,28 @@
+import type { DomainErrorCode } from '@petstore/core';
+import type { TransportErrorCode } from './HttpError.js';
+
+export type ErrorCode = DomainErrorCode | TransportErrorCode;
+
+/** Every error code and its HTTP status, in one place: a code without a status does not compile. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  validation_error: 400,
+  malformed_json: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  key_banned: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
+
+/** The Error body of every error response. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  details?: readonly { field: string; message: string }[];
+}

@@ -1,0 +1,54 @@
+import { DomainError } from '@petstore/core';
+import type { Context, Middleware } from 'koa';
+import { ERROR_STATUS, type ErrorBody } from '../errorStatus.js';
+import { HttpError } from '../HttpError.js';
+import { setRateLimitHeaders } from '../rateLimitHeaders.js';
+
+export type InternalErrorListener = (error: unknown, ctx: Context) => void;
+
+const REALM = 'Bearer realm="petstore"';
+
+function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBody {
+  if (error instanceof HttpError) {
+    for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+    return { code: error.code, message: error.message, status: ERROR_STATUS[error.code] };
+  }
+  if (!DomainError.is(error)) return { code: 'internal_error', message: 'Internal server error.', status: 500 };
+
+  switch (error.code) {
+    case 'validation_error':
+      return { code: error.code, message: error.message, status: ERROR_STATUS[error.code], details: error.details };
+    case 'unauthorized':
+      if (error.rateLimit) setRateLimitHeaders(ctx, error.rateLimit, nowMs());
+      ctx.set('WWW-Authenticate', error.reason === 'missing' ? REALM : `${REALM}, error="invalid_token", error_description="${error.message}"`);
+      break;
+    case 'rate_limited':
+    case 'key_banned':
+      setRateLimitHeaders(ctx, error.state, nowMs());
+      ctx.set('Retry-After', String(error.retryAfter));
+      break;
+    case 'service_unavailable':
+      ctx.set('Retry-After', String(error.retryAfter));
+      break;
+  }
+  return { code: error.code, message: error.message, status: ERROR_STATUS[error.code] };
+}
+
+/**
+ * The outermost middleware: every error becomes the Error body `{ code, message, status }` (plus `details` for
+ * validation), as JSON, with its status and headers. Anything unexpected is a 500 with a generic message and no
+ * detail; it is handed to `onInternalError` for logging.
+ */
+export function errorResponses(onInternalError: InternalErrorListener, nowMs: () => number): Middleware {
+  return async function errorResponse(ctx, next) {
+    try {
+      await next();
+    } catch (error) {
+      const body = toErrorBody(error, ctx, nowMs);
+      if (body.status === 500) onInternalError(error, ctx);
+      ctx.status = body.status;
+      ctx.body = body;
+      ctx.type = 'application/json';
+    }
+  };
+}

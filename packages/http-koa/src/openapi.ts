@@ -1,0 +1,188 @@
+import { LIST_LIMIT, MAX_ID, PET_STATUSES } from '@petstore/core';
+import { ERROR_STATUS } from './errorStatus.js';
+import { MAX_BODY_BYTES } from './middleware/jsonBody.js';
+
+const ref = (path: string) => ({ $ref: `#/components/${path}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': ref('headers/X-RateLimit-Limit'),
+  'X-RateLimit-Remaining': ref('headers/X-RateLimit-Remaining'),
+  'X-RateLimit-Reset': ref('headers/X-RateLimit-Reset'),
+  'RateLimit-Policy': ref('headers/RateLimit-Policy'),
+  RateLimit: ref('headers/RateLimit'),
+  'X-Request-Id': ref('headers/X-Request-Id'),
+};
+
+const DEPRECATION_HEADERS = { Deprecation: ref('headers/Deprecation'), Sunset: ref('headers/Sunset'), Link: ref('headers/Link') };
+
+function errorResponse(description: string, codes: string[], extraHeaders: Record<string, object> = {}) {
+  return {
+    description,
+    headers: { ...RATE_LIMIT_HEADERS, ...extraHeaders },
+    content: json({ allOf: [ref('schemas/Error'), { properties: { code: { enum: codes } } }] }),
+  };
+}
+
+/** The OpenAPI 3.1 description of exactly what this transport does, with `servers` set to the public base URL. */
+export function createOpenApiDocument(publicBaseUrl: string): object {
+  const retryAfter = { 'Retry-After': ref('headers/Retry-After') };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Animal Adoption Store',
+      version: '1.0.0',
+      description:
+        'Browse and add animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`. ' +
+        'Every response carries the rate-limit headers; unknown routes answer 404 and known routes with another ' +
+        'method 405 (with `Allow`), both with the Error body.',
+    },
+    servers: [{ url: publicBaseUrl }],
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/pets': {
+        get: {
+          operationId: 'listPets',
+          summary: 'List animals, ascending by id, optionally of one status.',
+          parameters: [
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default } },
+            { name: 'status', in: 'query', required: false, schema: ref('schemas/PetStatus') },
+            { name: 'cursor', in: 'query', required: false, description: 'Opaque; from the `Link: rel="next"` of the previous page.', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': {
+              description: 'One page of animals. When another page exists, `Link` points to it.',
+              headers: { ...RATE_LIMIT_HEADERS, Link: ref('headers/Link') },
+              content: json(ref('schemas/Pets')),
+            },
+            '400': ref('responses/ValidationError'),
+            '401': ref('responses/Unauthorized'),
+            '429': ref('responses/TooManyRequests'),
+            '500': ref('responses/InternalError'),
+            '503': ref('responses/ServiceUnavailable'),
+          },
+        },
+        post: {
+          operationId: 'createPet',
+          summary: 'Add an animal.',
+          parameters: [],
+          requestBody: { required: true, content: json(ref('schemas/NewPet')) },
+          responses: {
+            '201': {
+              description: 'The created animal, with its service-assigned id.',
+              headers: { ...RATE_LIMIT_HEADERS, Location: ref('headers/Location') },
+              content: json(ref('schemas/Pet')),
+            },
+            '400': errorResponse('Invalid body (`validation_error`, with `details`) or invalid JSON (`malformed_json`).', ['validation_error', 'malformed_json']),
+            '401': ref('responses/Unauthorized'),
+            '413': errorResponse(`The body exceeds ${MAX_BODY_BYTES} bytes.`, ['payload_too_large']),
+            '415': errorResponse('The body is not sent as JSON.', ['unsupported_media_type']),
+            '429': ref('responses/TooManyRequests'),
+            '500': ref('responses/InternalError'),
+            '503': ref('responses/ServiceUnavailable'),
+          },
+        },
+      },
+      '/pets/{petId}': {
+        get: {
+          operationId: 'getPet',
+          deprecated: true,
+          summary: 'Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.',
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }],
+          responses: {
+            '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
+            '400': errorResponse('`petId` is not a decimal integer.', ['validation_error'], DEPRECATION_HEADERS),
+            '401': ref('responses/Unauthorized'),
+            '404': errorResponse('No animal has this id.', ['not_found'], DEPRECATION_HEADERS),
+            '410': errorResponse('The operation has been removed (after its sunset).', ['gone'], DEPRECATION_HEADERS),
+            '429': ref('responses/TooManyRequests'),
+            '500': ref('responses/InternalError'),
+            '503': ref('responses/ServiceUnavailable'),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document.',
+          responses: {
+            '200': { description: 'The OpenAPI document.', headers: RATE_LIMIT_HEADERS, content: json({ type: 'object' }) },
+            '401': ref('responses/Unauthorized'),
+            '429': ref('responses/TooManyRequests'),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `pst_` and 43 base64url characters.' } },
+      schemas: {
+        PetStatus: { type: 'string', enum: [...PET_STATUSES] },
+        Pet: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'name', 'categoryId', 'status'],
+          properties: {
+            id: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID },
+            name: { type: 'string', minLength: 1, maxLength: 100 },
+            categoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID },
+            status: ref('schemas/PetStatus'),
+          },
+        },
+        NewPet: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'categoryId'],
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'No control characters.' },
+            categoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID },
+            status: { ...ref('schemas/PetStatus'), description: 'Defaults to `available`.' },
+          },
+        },
+        Pets: { type: 'array', items: ref('schemas/Pet'), maxItems: LIST_LIMIT.max },
+        Error: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['code', 'message', 'status'],
+          properties: {
+            code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+            message: { type: 'string' },
+            status: { type: 'integer', enum: [...new Set(Object.values(ERROR_STATUS))] },
+            details: {
+              type: 'array',
+              description: 'For `validation_error`: one entry per invalid field.',
+              items: { type: 'object', additionalProperties: false, required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+            },
+          },
+        },
+      },
+      responses: {
+        ValidationError: errorResponse('A query parameter is invalid, unknown or repeated.', ['validation_error']),
+        Unauthorized: errorResponse(
+          'Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications.',
+          ['unauthorized'],
+          { 'WWW-Authenticate': ref('headers/WWW-Authenticate') },
+        ),
+        TooManyRequests: errorResponse('Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`).', ['rate_limited', 'key_banned'], retryAfter),
+        InternalError: errorResponse('Unexpected failure; no detail is given.', ['internal_error']),
+        ServiceUnavailable: { description: 'A dependency is unavailable.', headers: { ...retryAfter, 'X-Request-Id': ref('headers/X-Request-Id') }, content: json(ref('schemas/Error')) },
+        NotFound: errorResponse('Unknown route.', ['not_found']),
+        MethodNotAllowed: errorResponse('Known route, other method.', ['method_not_allowed'], { Allow: ref('headers/Allow') }),
+      },
+      headers: {
+        'X-RateLimit-Limit': { required: true, description: 'Requests allowed in the binding window.', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { required: true, description: 'Requests left in the binding window.', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { required: true, description: 'Unix time (seconds) at which the binding window resets.', schema: { type: 'integer' } },
+        'RateLimit-Policy': { required: true, description: 'IETF draft: every window, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.', schema: { type: 'string' } },
+        RateLimit: { required: true, description: 'IETF draft: remaining and seconds to reset per window.', schema: { type: 'string' } },
+        'X-Request-Id': { required: true, description: 'Echo of a sane incoming id, or a new one.', schema: { type: 'string' } },
+        'Retry-After': { required: true, description: 'Whole seconds to wait.', schema: { type: 'integer', minimum: 1 } },
+        'WWW-Authenticate': { required: true, schema: { type: 'string' } },
+        Allow: { required: true, schema: { type: 'string' } },
+        Location: { required: true, description: 'URL of the created animal.', schema: { type: 'string', format: 'uri' } },
+        Link: { required: false, description: '`<url>; rel="next"` when another page exists.', schema: { type: 'string' } },
+        Deprecation: { required: true, description: 'RFC 9745: `@<unix seconds>`.', schema: { type: 'string' } },
+        Sunset: { required: true, description: 'RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`.', schema: { type: 'string' } },
+      },
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { startTestApi, type TestApi } from './testing/startTestApi.js';
+
+describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
+  let api: TestApi;
+  let key: string;
+
+  beforeEach(async () => {
+    api = await startTestApi();
+    key = await api.issueKey('enterprise');
+  });
+  afterEach(async () => {
+    expect(api.pets.count()).toBe(0);
+    await api.close();
+  });
+
+  describe('GET /v1/pets query', () => {
+    it.each([
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=', 'limit'],
+      ['limit=-5', 'limit'],
+      ['status=adopted', 'status'],
+      ['status=SOLD', 'status'],
+      ['status=', 'status'],
+      ['status=sold&status=pending', 'status'],
+      ['limit=5&limit=6', 'limit'],
+      ['status[]=sold', 'status[]'],
+      ['staus=sold', 'staus'],
+      ['cursor=garbage', 'cursor'],
+      ['__proto__=x', '__proto__'],
+    ])('?%s is 400 validation_error naming %s', async (query, field) => {
+      const response = await api.authed(key, 'GET', `/v1/pets?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.json).toEqual({
+        code: 'validation_error',
+        status: 400,
+        message: expect.any(String),
+        details: [{ field, message: expect.any(String) }],
+      });
+    });
+  });
+
+  describe('POST /v1/pets body', () => {
+    it.each([
+      [{}, ['name', 'categoryId']],
+      [{ name: 'Rex' }, ['categoryId']],
+      [{ categoryId: 1 }, ['name']],
+      [{ id: 7, name: 'Rex', categoryId: 1 }, ['id']],
+      [{ name: 'Rex', categoryId: 1, owner: 'me' }, ['owner']],
+      [{ name: '', categoryId: 1 }, ['name']],
+      [{ name: ' ', categoryId: 1 }, ['name']],
+      [{ name: 'x'.repeat(101), categoryId: 1 }, ['name']],
+      [{ name: 'a\u0007b', categoryId: 1 }, ['name']],
+      [{ name: 5, categoryId: 1 }, ['name']],
+      [{ name: 'Rex', categoryId: '1' }, ['categoryId']],
+      [{ name: 'Rex', categoryId: 1.5 }, ['categoryId']],
+      [{ name: 'Rex', categoryId: 0 }, ['categoryId']],
+      [{ name: 'Rex', categoryId: true }, ['categoryId']],
+      [{ name: 'Rex', categoryId: 1, status: null }, ['status']],
+      [{ name: 'Rex', categoryId: 1, status: 'adopted' }, ['status']],
+      [[{ name: 'Rex', categoryId: 1 }], ['body']],
+      ['"Rex"', ['body']],
+      ['null', ['body']],
+      ['42', ['body']],
+      ['', ['body']],
+      [{ name: 'Rex', categoryId: 1, constructor: { prototype: { polluted: true } } }, ['constructor']],
+    ])('%j is 400 validation_error naming %j', async (body, fields) => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body, headers: { 'Content-Type': 'application/json' } });
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({ code: 'validation_error', status: 400 });
+      expect((response.json as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(fields);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it('rejects a categoryId beyond 2^53-1, which JSON would otherwise round', async () => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":9007199254740993}', headers: { 'Content-Type': 'application/json' } });
+      expect(response.json).toMatchObject({ code: 'validation_error', details: [{ field: 'categoryId' }] });
+    });
+
+    it.each([
+      ['{"name": "Rex", "categoryId": 1', 'not valid JSON'],
+      ["{'name': 'Rex'}", 'not valid JSON'],
+      ['{"name":"Rex","categoryId":1,}', 'not valid JSON'],
+      ['{"name":"Rex","name":"Max","categoryId":1}', 'repeats the key "name"'],
+      ['{"name":"Rex","categoryId":1,"x":{"a":1,"a":2}}', 'repeats the key "a"'],
+    ])('%s is 400 malformed_json', async (body, message) => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body, headers: { 'Content-Type': 'application/json' } });
+      expect(response.status).toBe(400);
+      expect(response.json).toEqual({ code: 'malformed_json', status: 400, message: expect.stringContaining(message) });
+    });
+
+    it('treats a __proto__ key as data: no pollution, rejected as an unknown field or by the parser', async () => {
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: '{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}',
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(response.status).toBe(400);
+      expect(['validation_error', 'malformed_json']).toContain((response.json as { code: string }).code);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it.each([
+      [undefined, '{"name":"Rex","categoryId":1}'],
+      ['text/plain', '{"name":"Rex","categoryId":1}'],
+      ['application/x-www-form-urlencoded', 'name=Rex&categoryId=1'],
+      ['multipart/form-data; boundary=x', '--x--'],
+      ['application/xml', '<pet/>'],
+    ])('Content-Type %p is 415 unsupported_media_type', async (type, body) => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body, headers: type ? { 'Content-Type': type } : {} });
+      expect(response.status).toBe(415);
+      expect(response.json).toEqual({ code: 'unsupported_media_type', status: 415, message: expect.any(String) });
+    });
+
+    it('rejects a body over 16 KiB with 413, whether its length is declared or streamed', async () => {
+      const big = JSON.stringify({ name: 'Rex', categoryId: 1, padding: 'x'.repeat(17_000) });
+      const declared = await api.authed(key, 'POST', '/v1/pets', { body: big, headers: { 'Content-Type': 'application/json' } });
+      expect(declared.status).toBe(413);
+      expect(declared.json).toEqual({ code: 'payload_too_large', status: 413, message: expect.any(String) });
+      const chunked = await api.authed(key, 'POST', '/v1/pets', { body: big, headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } });
+      expect(chunked.status).toBe(413);
+    });
+
+    it('applies the 16 KiB limit after decompression', async () => {
+      const bomb = gzipSync(JSON.stringify({ name: 'Rex', categoryId: 1, padding: ' '.repeat(100_000) }));
+      const response = await api.authed(key, 'POST', '/v1/pets', { body: bomb, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } });
+      expect(response.status).toBe(413);
+    });
+
+    it('rejects an unknown content encoding with 415', async () => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'snappy' } });
+      expect(response.status).toBe(415);
+      expect(response.json).toMatchObject({ code: 'unsupported_media_type' });
+    });
+  });
+});
