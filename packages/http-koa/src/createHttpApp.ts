@@ -5,15 +5,21 @@ import { HttpError } from './HttpError.js';
 import { errorResponses } from './middleware/errorResponses.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
 
+/** The Koa application serving the whole service (`app.callback()` for `http.createServer`). */
+export type HttpApp = Koa;
+
 export interface ResponseRecord {
   requestId: string;
   method: string;
+  path: string;
   /** The route template (`/v1/pets/:petId`), or null for a path no route matched. */
   route: string | null;
   status: number;
   durationMs: number;
   /** The authenticated key's id (never its secret), when there was one. */
   keyId: string | null;
+  /** The Error body's `code` of an error response. */
+  errorCode: string | null;
 }
 
 export interface HttpAppOptions extends PetsApiOptions {
@@ -45,7 +51,7 @@ function health(readiness: () => Promise<void>) {
  * The service's Koa application: the `/v1` interface, `GET /livez` and `GET /readyz` (no key, not rate limited),
  * and the Error body for everything else (404).
  */
-export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): Koa {
+export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): HttpApp {
   const app = new Koa({ proxy: options.trustProxy ?? false });
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const nowMs = () => deps.clock.now().getTime();
@@ -60,10 +66,12 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
         onResponse({
           requestId: String(ctx.state['requestId'] ?? ''),
           method: ctx.method,
+          path: ctx.path,
           route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null,
           status: ctx.status,
           durationMs: performance.now() - started,
           keyId: (ctx.state['keyId'] as string | undefined) ?? null,
+          errorCode: ctx.status >= 400 ? ((ctx.body as { code?: string } | undefined)?.code ?? null) : null,
         });
       }
     });

@@ -1,4 +1,4 @@
-export { createHttpApp, type HttpAppOptions, type ResponseRecord } from './createHttpApp.js';
+export { createHttpApp, type HttpApp, type HttpAppOptions, type ResponseRecord } from './createHttpApp.js';
 export { createPetsApi, EXPOSED_HEADERS, GET_PET_DEPRECATED_SINCE, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
 export { createPetsRouter, type PetsRoutesDeps } from './routes/petsRoutes.js';
 export { createOpenApiDocument } from './openapi.js';

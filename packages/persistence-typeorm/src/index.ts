@@ -1,4 +1,5 @@
 export { createDataSource, dialectOf, type DataSourceSettings } from './createDataSource.js';
+export type { DataSource } from 'typeorm';
 export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';
 export { migrate, pingDatabase } from './migrate.js';
 export { TypeOrmPetRepository } from './TypeOrmPetRepository.js';

@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { runCli } from './runCli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+
+describe('the admin CLI (petstore / pnpm keys)', () => {
+  let env: Record<string, string>;
+  beforeEach(() => {
+    env = { DATABASE_URL: `sqlite:${join(dir, `cli-${++count}.db`)}` };
+  });
+
+  async function run(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, env, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('creates a key and prints the secret alone on stdout', async () => {
+    const created = await run('keys', 'create', '--plan', 'pro', '--name', 'shelter north');
+    expect(created).toEqual({ code: 0, out: expect.stringMatching(/^pst_[A-Za-z0-9_-]{43}$/), err: expect.stringContaining('on the pro plan') });
+    const listed = await run('keys', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.out).toMatch(/^ID\s+NAME\s+PLAN\s+PER-MINUTE\s+PER-DAY\s+CREATED\s+REVOKED\nkey_[0-9a-f]{16}\s+shelter north\s+pro\s+-\s+-\s+\S+Z\s+-$/);
+    expect(listed.out).not.toContain(created.out);
+  });
+
+  it('requires both custom limits for enterprise, and refuses them elsewhere', async () => {
+    expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '5000', '--per-day', '1000000')).toMatchObject({ code: 0 });
+    expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '5000')).toEqual({ code: 1, out: '', err: 'error: --per-day: perDay is required for enterprise keys and must be a positive integer' });
+    expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', 'lots', '--per-day', '0')).toMatchObject({ code: 1, err: expect.stringMatching(/--per-minute.*\n.*--per-day/) });
+    expect(await run('keys', 'create', '--plan', 'free', '--per-minute', '5')).toMatchObject({ code: 1, err: expect.stringContaining('enterprise plan only') });
+    const listed = await run('keys', 'list', '--json');
+    expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ plan: 'enterprise', customLimits: { perMinute: 5000, perDay: 1000000 } })]);
+  });
+
+  it('refuses a bad plan with exit code 1', async () => {
+    expect(await run('keys', 'create', '--plan', 'gold')).toEqual({ code: 1, out: '', err: 'error: --plan: plan must be one of free, pro, business, enterprise' });
+  });
+
+  it('revokes and rotates by id, and says so clearly for an unknown id', async () => {
+    await run('keys', 'create', '--plan', 'free');
+    const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
+    const rotated = await run('keys', 'rotate', id);
+    expect(rotated).toMatchObject({ code: 0, out: expect.stringMatching(/^pst_/), err: expect.stringContaining('the old secret no longer works') });
+    expect(await run('keys', 'revoke', id)).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^Revoked ${id} at \\S+Z\\.$`)) });
+    expect((await run('keys', 'list')).out).toMatch(new RegExp(`${id}.*Z\\s+\\S+Z$`, 'm'));
+    expect(await run('keys', 'revoke', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
+    expect(await run('keys', 'rotate', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
+    expect(await run('keys', 'rotate', id)).toMatchObject({ code: 1, err: expect.stringContaining('is revoked') });
+  });
+
+  it.each([
+    [[], 'Usage:'],
+    [['keys'], 'keys needs a command'],
+    [['keys', 'delete', 'x'], 'unknown keys command "delete"'],
+    [['keys', 'create'], 'keys create needs --plan'],
+    [['keys', 'create', '--plan', 'free', '--colour', 'red'], "Unknown option '--colour'"],
+    [['keys', 'revoke'], 'keys revoke takes exactly one key id'],
+    [['frobnicate'], 'unknown command "frobnicate"'],
+  ])('answers usage errors %j with exit code 2', async (argv, message) => {
+    const result = await run(...argv);
+    expect(result.code).toBe(2);
+    expect(`${result.out}${result.err}`).toContain(message);
+  });
+
+  it('stops on a bad DATABASE_URL with exit code 2', async () => {
+    env = { DATABASE_URL: 'mysql://x/y' };
+    expect(await run('keys', 'list')).toMatchObject({ code: 2, err: expect.stringContaining('DATABASE_URL="mysql://x/y" is invalid') });
+  });
+
+  it('migrates', async () => {
+    expect(await run('migrate')).toEqual({ code: 0, out: 'Database schema is up to date (1 migration).', err: '' });
+  });
+});

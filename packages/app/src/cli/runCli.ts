@@ -1,0 +1,129 @@
+import { parseArgs } from 'node:util';
+import { DomainError, type ApiKey } from '@petstore/core';
+import { ConfigError, loadConfig } from '../config.js';
+import { createContainer } from '../container.js';
+import { TOKENS } from '../tokens.js';
+
+export const USAGE = `Usage:
+  petstore keys create --plan free|pro|business|enterprise [--name TEXT] [--per-minute N --per-day N]
+      Prints the new secret alone on stdout (enterprise keys need both custom limits).
+  petstore keys list [--json]
+  petstore keys revoke ID
+  petstore keys rotate ID      Prints the new secret; the old one stops working.
+  petstore migrate             Applies pending database migrations.
+
+Uses DATABASE_URL (default sqlite:./data/petstore.db), like the server.`;
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+class UsageError extends Error {}
+
+const CLI_FIELD_NAMES: Record<string, string> = { perMinute: '--per-minute', perDay: '--per-day', plan: '--plan', name: '--name' };
+
+function toNumberIfDigits(value: string | undefined): unknown {
+  return value !== undefined && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
+}
+
+function keyTable(keys: ApiKey[]): string {
+  const rows = keys.map((k) => [
+    k.id,
+    k.name || '-',
+    k.plan,
+    String(k.customLimits?.perMinute ?? '-'),
+    String(k.customLimits?.perDay ?? '-'),
+    k.createdAt.toISOString(),
+    k.revokedAt?.toISOString() ?? '-',
+  ]);
+  const header = ['ID', 'NAME', 'PLAN', 'PER-MINUTE', 'PER-DAY', 'CREATED', 'REVOKED'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+function exactlyOneId(positionals: string[], command: string): string {
+  if (positionals.length !== 1) throw new UsageError(`keys ${command} takes exactly one key id`);
+  return positionals[0]!;
+}
+
+/**
+ * The admin CLI. Returns the exit code: 0 success, 1 a refused operation (unknown id, invalid plan or limits),
+ * 2 a usage or configuration error.
+ */
+export async function runCli(argv: string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<number> {
+  let container: ReturnType<typeof createContainer> | undefined;
+  try {
+    const [group, command, ...rest] = argv;
+    if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
+      io.out(USAGE);
+      return group === undefined ? 2 : 0;
+    }
+    // Only the database matters here; server settings (PORT, ...) are not read.
+    container = createContainer(loadConfig({ DATABASE_URL: env['DATABASE_URL'], LOG_LEVEL: 'silent' }));
+
+    if (group === 'migrate') {
+      const dataSource = await container.getAsync(TOKENS.DataSource);
+      io.out(`Database schema is up to date (${dataSource.migrations.length} migration${dataSource.migrations.length === 1 ? '' : 's'}).`);
+      return 0;
+    }
+    if (group !== 'keys') throw new UsageError(`unknown command "${group}"`);
+
+    switch (command) {
+      case 'create': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          options: { plan: { type: 'string' }, name: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' } },
+          allowPositionals: true,
+        });
+        if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+        if (values.plan === undefined) throw new UsageError('keys create needs --plan free|pro|business|enterprise');
+        const issued = await (await container.getAsync(TOKENS.IssueApiKey)).execute({
+          plan: values.plan,
+          name: values.name,
+          perMinute: toNumberIfDigits(values['per-minute']),
+          perDay: toNumberIfDigits(values['per-day']),
+        });
+        io.out(issued.secret);
+        io.err(`Created ${issued.key.id} on the ${issued.key.plan} plan. The secret above is shown only once.`);
+        return 0;
+      }
+      case 'list': {
+        const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
+        const keys = await (await container.getAsync(TOKENS.ListApiKeys)).execute();
+        io.out(values.json ? JSON.stringify(keys, null, 2) : keyTable(keys));
+        return 0;
+      }
+      case 'revoke': {
+        const key = await (await container.getAsync(TOKENS.RevokeApiKey)).execute(exactlyOneId(rest, 'revoke'));
+        io.out(`Revoked ${key.id} at ${key.revokedAt!.toISOString()}.`);
+        return 0;
+      }
+      case 'rotate': {
+        const issued = await (await container.getAsync(TOKENS.RotateApiKey)).execute(exactlyOneId(rest, 'rotate'));
+        io.out(issued.secret);
+        io.err(`Rotated ${issued.key.id}: the old secret no longer works. The new one above is shown only once.`);
+        return 0;
+      }
+      default:
+        throw new UsageError(command === undefined ? 'keys needs a command: create, list, revoke or rotate' : `unknown keys command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      io.err(`error: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`error: ${error.message}`);
+      return 2;
+    }
+    if (DomainError.is(error)) {
+      const details = error.code === 'validation_error' ? error.details.map((d) => `${CLI_FIELD_NAMES[d.field] ?? d.field}: ${d.message}`) : [error.message];
+      io.err(details.map((line) => `error: ${line}`).join('\n'));
+      return 1;
+    }
+    throw error;
+  } finally {
+    if (container) for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has defaults that run a development server on SQLite', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: 'sqlite:./data/petstore.db',
+      publicBaseUrl: 'http://localhost:3000/v1',
+      redisUrl: null,
+      trustProxy: false,
+      logLevel: 'info',
+      ban: { strikes: 10, durationSeconds: 900 },
+      failedAuthPerMinute: 60,
+      nodeEnv: 'development',
+      metricsPort: null,
+      corsOrigins: [],
+      keyCacheTtlMs: 2000,
+      shutdownTimeoutMs: 10000,
+    });
+  });
+
+  it('reads every variable', () => {
+    expect(
+      loadConfig({
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'postgres://u:p@db:5432/petstore',
+        PUBLIC_BASE_URL: 'https://api.example.com/v1',
+        REDIS_URL: 'redis://cache:6379/0',
+        TRUST_PROXY: 'true',
+        LOG_LEVEL: 'warn',
+        BAN_STRIKES: '5',
+        BAN_SECONDS: '60',
+        FAILED_AUTH_PER_MINUTE: '30',
+        NODE_ENV: 'production',
+        METRICS_PORT: '9464',
+        CORS_ORIGINS: 'https://a.example, http://localhost:5173',
+        KEY_CACHE_TTL_MS: '1000',
+        SHUTDOWN_TIMEOUT_MS: '2000',
+      }),
+    ).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/petstore',
+      publicBaseUrl: 'https://api.example.com/v1',
+      redisUrl: 'redis://cache:6379/0',
+      trustProxy: true,
+      logLevel: 'warn',
+      ban: { strikes: 5, durationSeconds: 60 },
+      failedAuthPerMinute: 30,
+      nodeEnv: 'production',
+      metricsPort: 9464,
+      corsOrigins: ['https://a.example', 'http://localhost:5173'],
+      keyCacheTtlMs: 1000,
+      shutdownTimeoutMs: 2000,
+    });
+  });
+
+  it('derives PUBLIC_BASE_URL from PORT', () => {
+    expect(loadConfig({ PORT: '4000' }).publicBaseUrl).toBe('http://localhost:4000/v1');
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT="abc" is invalid: expected an integer from 0 to 65535'],
+    ['PORT', '70000', 'PORT="70000" is invalid: expected an integer from 0 to 65535'],
+    ['HOST', 'my host', 'HOST="my host" is invalid: expected a host name or IP address to listen on'],
+    ['DATABASE_URL', 'mysql://db/x', 'DATABASE_URL="mysql://db/x" is invalid: expected sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db'],
+    ['PUBLIC_BASE_URL', 'https://api.example.com', 'PUBLIC_BASE_URL="https://api.example.com" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1'],
+    ['PUBLIC_BASE_URL', 'https://api.example.com/v1/', 'PUBLIC_BASE_URL="https://api.example.com/v1/" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1'],
+    ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
+    ['TRUST_PROXY', 'maybe', 'TRUST_PROXY="maybe" is invalid: expected true or false'],
+    ['LOG_LEVEL', 'verbose', 'LOG_LEVEL="verbose" is invalid: expected one of fatal, error, warn, info, debug, trace, silent'],
+    ['BAN_STRIKES', '0', 'BAN_STRIKES="0" is invalid: expected an integer from 1 to 1000000'],
+    ['BAN_SECONDS', '-5', 'BAN_SECONDS="-5" is invalid: expected an integer from 1 to 604800'],
+    ['FAILED_AUTH_PER_MINUTE', '1.5', 'FAILED_AUTH_PER_MINUTE="1.5" is invalid: expected an integer from 1 to 1000000'],
+    ['NODE_ENV', 'prod', 'NODE_ENV="prod" is invalid: expected one of development, production, test'],
+    ['METRICS_PORT', 'x', 'METRICS_PORT="x" is invalid: expected an integer from 0 to 65535'],
+    ['CORS_ORIGINS', 'https://a.example/path', 'CORS_ORIGINS="https://a.example/path" is invalid: expected a comma-separated list of origins such as https://app.example.com (scheme, host and port only)'],
+    ['KEY_CACHE_TTL_MS', '60000', 'KEY_CACHE_TTL_MS="60000" is invalid: expected an integer from 0 to 5000'],
+  ])('rejects %s=%s with one line naming the variable, the value and what is accepted', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(expect.objectContaining({ name: 'ConfigError', variable: name, value, message }));
+  });
+});

@@ -1,0 +1,127 @@
+import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
+import { DATABASE_URL_FORMS, parseDatabaseUrl } from '@petstore/persistence-typeorm';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  /** Ends in `/v1`, no trailing slash. */
+  publicBaseUrl: string;
+  redisUrl: string | null;
+  trustProxy: boolean;
+  logLevel: LogLevel;
+  ban: BanRule;
+  failedAuthPerMinute: number;
+  nodeEnv: NodeEnv;
+  metricsPort: number | null;
+  corsOrigins: string[];
+  /** How long an API key lookup is cached: the bound on how late a revocation takes effect. */
+  keyCacheTtlMs: number;
+  /** How long a shutdown waits for in-flight requests. */
+  shutdownTimeoutMs: number;
+}
+
+/** A bad environment variable: the process stops with exit code 2 and this one-line message. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly value: string,
+    readonly accepted: string,
+  ) {
+    super(`${variable}=${JSON.stringify(value)} is invalid: expected ${accepted}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, raw, `an integer from ${min} to ${max}`);
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(name, raw, `one of ${values.join(', ')}`);
+  return raw as T;
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, raw, 'true or false');
+}
+
+export function readDatabaseUrl(env: Env): string {
+  const raw = env['DATABASE_URL'] || 'sqlite:./data/petstore.db';
+  try {
+    parseDatabaseUrl(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', raw, DATABASE_URL_FORMS);
+  }
+  return raw;
+}
+
+function publicBaseUrl(env: Env, port: number): string {
+  const raw = env['PUBLIC_BASE_URL'];
+  if (raw === undefined || raw === '') return `http://localhost:${port}/v1`;
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.endsWith('/v1') || url.search || url.hash) {
+    throw new ConfigError('PUBLIC_BASE_URL', raw, 'an absolute http(s) URL ending in /v1, such as https://api.example.com/v1');
+  }
+  return raw;
+}
+
+function redisUrl(env: Env): string | null {
+  const raw = env['REDIS_URL'];
+  if (raw === undefined || raw === '') return null;
+  if (!/^rediss?:\/\/[^/]+/.test(raw) || !URL.canParse(raw)) throw new ConfigError('REDIS_URL', raw, 'redis://[user:pass@]host:port[/db] or rediss://...');
+  return raw;
+}
+
+function corsOrigins(env: Env): string[] {
+  const raw = env['CORS_ORIGINS'];
+  if (raw === undefined || raw.trim() === '') return [];
+  const origins = raw.split(',').map((o) => o.trim());
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new ConfigError('CORS_ORIGINS', raw, 'a comma-separated list of origins such as https://app.example.com (scheme, host and port only)');
+    }
+  }
+  return origins;
+}
+
+/** Reads and checks the configuration from environment variables; throws ConfigError on the first bad one. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65_535);
+  const host = env['HOST'] || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]+$/.test(host)) throw new ConfigError('HOST', host, 'a host name or IP address to listen on');
+  return {
+    port,
+    host,
+    databaseUrl: readDatabaseUrl(env),
+    publicBaseUrl: publicBaseUrl(env, port),
+    redisUrl: redisUrl(env),
+    trustProxy: boolean(env, 'TRUST_PROXY'),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    ban: {
+      strikes: integer(env, 'BAN_STRIKES', DEFAULT_BAN_RULE.strikes, 1, 1_000_000),
+      durationSeconds: integer(env, 'BAN_SECONDS', DEFAULT_BAN_RULE.durationSeconds, 1, 7 * 86_400),
+    },
+    failedAuthPerMinute: integer(env, 'FAILED_AUTH_PER_MINUTE', DEFAULT_FAILED_AUTH_PER_MINUTE, 1, 1_000_000),
+    nodeEnv: oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development'),
+    metricsPort: env['METRICS_PORT'] ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : null,
+    corsOrigins: corsOrigins(env),
+    keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 2_000, 0, 5_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000),
+  };
+}

@@ -1,0 +1,121 @@
+import 'reflect-metadata';
+import {
+  AdmitRequest,
+  AuthenticateKey,
+  CachingKeyStore,
+  CreatePet,
+  EnforceRateLimit,
+  GetPet,
+  InMemoryRateLimitStore,
+  IssueApiKey,
+  ListApiKeys,
+  ListPets,
+  RevokeApiKey,
+  RotateApiKey,
+  type Clock,
+  type KeyStore,
+  type PetRepository,
+  type RateLimitStore,
+} from '@petstore/core';
+import { createHttpApp } from '@petstore/http-koa';
+import { createDataSource, migrate, pingDatabase, TypeOrmKeyStore, TypeOrmPetRepository, type DataSource } from '@petstore/persistence-typeorm';
+import { Container, ContainerModule } from 'inversify';
+import { pino, type Logger } from 'pino';
+import type { Config } from './config.js';
+import { Metrics } from './metrics.js';
+import { SystemClock } from './SystemClock.js';
+import { TOKENS, type ReadinessCheck } from './tokens.js';
+
+
+function basicsModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.Config).toConstantValue(config);
+    bind(TOKENS.Logger).toConstantValue(pino({ level: config.logLevel, base: { service: 'petstore' } }));
+    bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
+    bind(TOKENS.Clock).toResolvedValue(() => new SystemClock());
+  });
+}
+
+/** TypeORM on SQLite or PostgreSQL: the DataSource is initialized and migrated when first resolved. */
+function persistenceModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.DataSource).toResolvedValue(
+      async (logger: Logger) => {
+        const dataSource = createDataSource(config.databaseUrl);
+        await dataSource.initialize();
+        const applied = await migrate(dataSource);
+        if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
+        return dataSource;
+      },
+      [TOKENS.Logger],
+    );
+    bind(TOKENS.PetRepository).toResolvedValue((dataSource: DataSource) => new TypeOrmPetRepository(dataSource), [TOKENS.DataSource]);
+    bind(TOKENS.KeyStore).toResolvedValue(
+      (dataSource: DataSource, clock: Clock) => new CachingKeyStore(new TypeOrmKeyStore(dataSource), clock, config.keyCacheTtlMs),
+      [TOKENS.DataSource, TOKENS.Clock],
+    );
+    bind(TOKENS.ReadinessChecks).toResolvedValue((dataSource: DataSource) => () => pingDatabase(dataSource), [TOKENS.DataSource]);
+    bind(TOKENS.Closers).toResolvedValue((dataSource: DataSource) => () => dataSource.destroy(), [TOKENS.DataSource]);
+  });
+}
+
+function rateLimitModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.RateLimitStore).toResolvedValue(() => new InMemoryRateLimitStore());
+  });
+}
+
+function useCasesModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.ListPets).toResolvedValue((pets: PetRepository) => new ListPets(pets), [TOKENS.PetRepository]);
+    bind(TOKENS.CreatePet).toResolvedValue((pets: PetRepository) => new CreatePet(pets), [TOKENS.PetRepository]);
+    bind(TOKENS.GetPet).toResolvedValue((pets: PetRepository, clock: Clock) => new GetPet(pets, clock), [TOKENS.PetRepository, TOKENS.Clock]);
+    bind(TOKENS.AdmitRequest).toResolvedValue(
+      (keys: KeyStore, store: RateLimitStore, clock: Clock) =>
+        new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(store, clock, config.ban), config.failedAuthPerMinute),
+      [TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.Clock],
+    );
+    bind(TOKENS.IssueApiKey).toResolvedValue((keys: KeyStore, clock: Clock) => new IssueApiKey(keys, clock), [TOKENS.KeyStore, TOKENS.Clock]);
+    bind(TOKENS.ListApiKeys).toResolvedValue((keys: KeyStore) => new ListApiKeys(keys), [TOKENS.KeyStore]);
+    bind(TOKENS.RevokeApiKey).toResolvedValue((keys: KeyStore, clock: Clock) => new RevokeApiKey(keys, clock), [TOKENS.KeyStore, TOKENS.Clock]);
+    bind(TOKENS.RotateApiKey).toResolvedValue((keys: KeyStore) => new RotateApiKey(keys), [TOKENS.KeyStore]);
+  });
+}
+
+function httpModule(config: Config): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.HttpApp).toResolvedValue(
+      (listPets: ListPets, createPet: CreatePet, getPet: GetPet, admitRequest: AdmitRequest, clock: Clock, logger: Logger, metrics: Metrics, checks: ReadinessCheck[]) =>
+        createHttpApp(
+          { listPets, createPet, getPet, admitRequest, clock, publicBaseUrl: config.publicBaseUrl },
+          {
+            trustProxy: config.trustProxy,
+            corsOrigins: config.corsOrigins,
+            readiness: async () => {
+              await Promise.all(checks.map((check) => check()));
+            },
+            onInternalError: (error, ctx) => logger.error({ err: error, requestId: ctx?.state['requestId'] }, 'internal error'),
+            onResponse: (record) => {
+              metrics.record(record);
+              logger.info(
+                { requestId: record.requestId, method: record.method, path: record.path, route: record.route, status: record.status, durationMs: Math.round(record.durationMs * 100) / 100, keyId: record.keyId },
+                'request',
+              );
+            },
+          },
+        ),
+      [TOKENS.ListPets, TOKENS.CreatePet, TOKENS.GetPet, TOKENS.AdmitRequest, TOKENS.Clock, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
+    );
+  });
+}
+
+/**
+ * The composition root: every port bound to the adapter the configuration selects, every use case to its ports,
+ * all singletons, resolved once at start-up. Rebind a token before the first resolution to swap an adapter
+ * (for example `container.rebind(TOKENS.Clock).toConstantValue(myClock)`).
+ */
+export function createContainer(config: Config): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.load(basicsModule(config), persistenceModule(config), rateLimitModule(), useCasesModule(config), httpModule(config));
+  return container;
+}

@@ -1,0 +1,219 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/persistence-typeorm/testing';
+import { runCliProcess, runProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from './testing/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let databases = 0;
+const newSqliteUrl = () => `sqlite:${join(dir, `db-${++databases}`, 'petstore.db')}`;
+
+const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+async function createPet(server: ServerProcess, key: string, name: string) {
+  return fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+}
+
+async function allPets(server: ServerProcess, key: string): Promise<{ id: number; name: string }[]> {
+  let pets: { id: number; name: string }[] = [];
+  let next: string | null = `${server.url}/pets?limit=100`;
+  while (next) {
+    const response: Response = await fetch(next, { headers: auth(key) });
+    pets = pets.concat((await response.json()) as { id: number; name: string }[]);
+    const link = response.headers.get('link');
+    next = link ? `${server.url}/pets${new URL(/<([^>]+)>/.exec(link)![1]!).search}` : null;
+  }
+  return pets;
+}
+
+async function enterpriseKey(databaseUrl: string): Promise<string> {
+  const created = await runCliProcess(['keys', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-day', '100000000'], { DATABASE_URL: databaseUrl });
+  expect(created.code).toBe(0);
+  return created.stdout.trim();
+}
+
+describe('the built server on SQLite', () => {
+  const databaseUrl = newSqliteUrl();
+  let server: ServerProcess;
+  const logs: string[] = [];
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    server = await spawnServer({ DATABASE_URL: databaseUrl, METRICS_PORT: '0' });
+  }, 30_000);
+  afterAll(async () => {
+    logs.push(server.output());
+    await server.stop();
+    // No secret ever reaches a log line (the one-time first-run banner is plain text, not a log line).
+    const logLines = logs.join('\n').split('\n').filter((line) => line.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(10);
+    for (const secret of secrets) expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
+  });
+
+  it('prints a first-run Free key and a curl command that answers 200 []', async () => {
+    expect(server.firstRunKey).toMatch(/^pst_/);
+    secrets.push(server.firstRunKey!);
+    const curl = /curl -i -H "Authorization: Bearer (pst_\S+)" (\S+)/.exec(server.output());
+    expect(curl).not.toBeNull();
+    const response = await fetch(curl![2]!, { headers: auth(curl![1]!) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([]);
+    expect(response.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
+  it('creates, lists and gets pets, and refuses a request without a key', async () => {
+    const key = server.firstRunKey!;
+    const created = await createPet(server, key, 'Rex');
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+    expect(created.headers.get('location')).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
+    expect((await (await fetch(`${server.url}/pets/${pet.id}`, { headers: auth(key) })).json())).toEqual({ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' });
+    expect((await fetch(`${server.url}/pets`)).status).toBe(401);
+  });
+
+  it('rate-limits the Free key at 60 per minute', async () => {
+    const created = await runCliProcess(['keys', 'create', '--plan', 'free'], { DATABASE_URL: databaseUrl });
+    const key = created.stdout.trim();
+    secrets.push(key);
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await fetch(`${server.url}/pets`, { headers: auth(key) })).status);
+    // A minute boundary may fall inside the loop; then the count restarts and all 61 pass.
+    expect(statuses.filter((s) => s === 429).length).toBeLessThanOrEqual(1);
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+  });
+
+  it('stops accepting a key revoked through the CLI within 5 seconds', async () => {
+    const created = await runCliProcess(['keys', 'create', '--plan', 'pro'], { DATABASE_URL: databaseUrl });
+    const key = created.stdout.trim();
+    secrets.push(key);
+    expect((await fetch(`${server.url}/pets`, { headers: auth(key) })).status).toBe(200);
+    const id = /(key_[0-9a-f]{16})/.exec(created.stderr)![1]!;
+    expect((await runCliProcess(['keys', 'revoke', id], { DATABASE_URL: databaseUrl })).code).toBe(0);
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 6_000) {
+      status = (await fetch(`${server.url}/pets`, { headers: auth(key) })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - revokedAt).toBeLessThan(5_000);
+  }, 15_000);
+
+  it('answers /livez and /readyz, and serves Prometheus metrics on its own port', async () => {
+    expect((await fetch(server.url.replace('/v1', '/livez'))).status).toBe(200);
+    expect(await (await fetch(server.url.replace('/v1', '/readyz'))).json()).toEqual({ status: 'ready' });
+    const metricsPort = /metrics on port (\d+)/.exec(server.output())![1];
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(metrics).toMatch(/petstore_http_requests_total\{method="GET",route="\/v1\/pets",status="200"\} \d+/);
+    expect(metrics).toMatch(/petstore_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/v1\/pets",status="200"\}/);
+    expect(metrics).toMatch(/petstore_rate_limit_rejections_total\{code="rate_limited"\} [1-9]/);
+  });
+
+  it('writes one JSON log line per request with request id, route, status, duration and key id', async () => {
+    await fetch(`${server.url}/pets?limit=3`, { headers: { ...auth(server.firstRunKey!), 'X-Request-Id': 'log-check-1' } });
+    await new Promise((r) => setTimeout(r, 100));
+    const line = server.output().split('\n').find((l) => l.includes('"log-check-1"'));
+    expect(JSON.parse(line!)).toMatchObject({ msg: 'request', requestId: 'log-check-1', method: 'GET', route: '/v1/pets', status: 200, durationMs: expect.any(Number), keyId: expect.stringMatching(/^key_/) });
+  });
+});
+
+describe('the built server across restarts and shutdowns (SQLite)', () => {
+  it('keeps pets and keys across a restart, and creates no second first-run key', async () => {
+    const databaseUrl = newSqliteUrl();
+    const first = await spawnServer({ DATABASE_URL: databaseUrl });
+    const key = first.firstRunKey!;
+    const ids: number[] = [];
+    for (const name of ['Rex', 'Max', 'Bella']) ids.push(((await (await createPet(first, key, name)).json()) as { id: number }).id);
+    expect(await first.stop('SIGTERM')).toBe(0);
+
+    const second = await spawnServer({ DATABASE_URL: databaseUrl });
+    expect(second.firstRunKey).toBeNull();
+    expect((await allPets(second, key)).map((p) => p.id)).toEqual(ids);
+    await second.stop();
+  }, 30_000);
+
+  it('on SIGTERM under load finishes in-flight requests and exits 0; every acknowledged create is on disk', async () => {
+    const databaseUrl = newSqliteUrl();
+    const key = await enterpriseKey(databaseUrl);
+    const server = await spawnServer({ DATABASE_URL: databaseUrl });
+    const acknowledged: number[] = [];
+    const failures: string[] = [];
+    let stopping = false;
+    const client = async (n: number) => {
+      for (let i = 0; !stopping || i < 1; i++) {
+        try {
+          const response = await createPet(server, key, `load ${n}-${i}`);
+          if (response.status === 201) acknowledged.push(((await response.json()) as { id: number }).id);
+          else failures.push(`status ${response.status}`);
+        } catch (error) {
+          // After the listener closes, new connections are refused: that is not a lost request.
+          const code = (error as { cause?: { code?: string } }).cause?.code;
+          if (code !== 'ECONNREFUSED') failures.push(`${code ?? String(error)}`);
+          return;
+        }
+      }
+    };
+    const clients = Array.from({ length: 20 }, (_, n) => client(n));
+    await new Promise((r) => setTimeout(r, 500));
+    const exit = server.stop('SIGTERM');
+    stopping = true;
+    await Promise.all(clients);
+    expect(await exit).toBe(0);
+    expect(failures).toEqual([]);
+    expect(acknowledged.length).toBeGreaterThan(20);
+
+    const restarted = await spawnServer({ DATABASE_URL: databaseUrl });
+    const stored = new Set((await allPets(restarted, key)).map((p) => p.id));
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    await restarted.stop();
+  }, 60_000);
+
+  it('stops at once with exit code 2 and one line on a bad setting', async () => {
+    for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mongodb://x/y'], ['PUBLIC_BASE_URL', 'ftp://x/v1']] as const) {
+      const result = await runProcess(SERVER_ENTRY, [], { [name]: value });
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${name}="${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid: expected .+`))]);
+    }
+  });
+
+  it('creates the directory of the default-style SQLite path', async () => {
+    const databaseUrl = `sqlite:${join(dir, 'nested', 'deeper', 'petstore.db')}`;
+    const server = await spawnServer({ DATABASE_URL: databaseUrl });
+    expect(existsSync(join(dir, 'nested', 'deeper', 'petstore.db'))).toBe(true);
+    await server.stop();
+  });
+});
+
+const postgresAvailable = postgresBinDir() !== null || Boolean(process.env['CI']);
+
+(postgresAvailable ? describe : describe.skip)('the built server on PostgreSQL', () => {
+  let postgres: RunningPostgres | null;
+  beforeAll(async () => {
+    postgres = await startPostgresForTests();
+  }, 60_000);
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+
+  it('serves create, list, get and limits, and keeps everything across a restart', async () => {
+    const databaseUrl = postgres!.url;
+    const first = await spawnServer({ DATABASE_URL: databaseUrl });
+    const key = first.firstRunKey!;
+    expect(key).toMatch(/^pst_/);
+    const created = await createPet(first, key, 'Rex');
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+    expect((await fetch(`${first.url}/pets/${pet.id}`, { headers: auth(key) })).status).toBe(200);
+    expect((await fetch(`${first.url}/pets`)).status).toBe(401);
+    expect(await first.stop()).toBe(0);
+
+    const second = await spawnServer({ DATABASE_URL: databaseUrl });
+    expect(second.firstRunKey).toBeNull();
+    expect(await allPets(second, key)).toEqual([{ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' }]);
+    const proKey = (await runCliProcess(['keys', 'create', '--plan', 'pro'], { DATABASE_URL: databaseUrl })).stdout.trim();
+    expect((await fetch(`${second.url}/pets`, { headers: auth(proKey) })).headers.get('x-ratelimit-limit')).toBe('300');
+    await second.stop();
+  }, 60_000);
+});

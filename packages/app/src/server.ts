@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Container } from 'inversify';
+import type { Config } from './config.js';
+import { createContainer } from './container.js';
+import { TOKENS } from './tokens.js';
+
+export interface RunningServer {
+  /** Where the API answers, e.g. http://127.0.0.1:3000/v1 (the listening address, not PUBLIC_BASE_URL). */
+  url: string;
+  port: number;
+  metricsPort: number | null;
+  container: Container;
+  /** Stops accepting, lets in-flight requests finish (bounded), then closes the database and other resources. */
+  close(): Promise<void>;
+}
+
+/** Slow clients are cut off: headers within 10 s, the whole request within 30 s, idle keep-alive after 5 s. */
+const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+async function drain(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive sockets go as soon as they are idle; in-flight requests are given `timeoutMs` to finish.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  server.closeIdleConnections();
+  await closed;
+  clearInterval(sweep);
+  clearTimeout(deadline);
+}
+
+/** A first-run convenience: outside production, an empty key store gets one Free key, printed once. */
+async function ensureDevelopmentKey(container: Container, config: Config, url: string): Promise<void> {
+  if (config.nodeEnv === 'production') return;
+  const keys = await container.getAsync(TOKENS.ListApiKeys);
+  if ((await keys.execute()).length > 0) return;
+  const issue = await container.getAsync(TOKENS.IssueApiKey);
+  const { key, secret } = await issue.execute({ plan: 'free', name: 'first-run development key' });
+  process.stdout.write(
+    `\nCreated a Free-plan API key (${key.id}) because the key store was empty. It is shown only this once:\n\n` +
+      `  ${secret}\n\nTry it:\n\n  curl -i -H "Authorization: Bearer ${secret}" ${url}/pets\n\n`,
+  );
+}
+
+/** Builds everything from the configuration and starts listening. */
+export async function startServer(config: Config, container: Container = createContainer(config)): Promise<RunningServer> {
+  const logger = await container.getAsync(TOKENS.Logger);
+  const app = await container.getAsync(TOKENS.HttpApp);
+  const server = createServer({ ...TIMEOUTS }, app.callback());
+  Object.assign(server, TIMEOUTS);
+  const port = await listen(server, config.port, config.host);
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/v1`;
+  await ensureDevelopmentKey(container, config, url);
+
+  let metricsServer: Server | null = null;
+  let metricsPort: number | null = null;
+  if (config.metricsPort !== null) {
+    const metrics = await container.getAsync(TOKENS.Metrics);
+    metricsServer = createServer((req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      void metrics.registry.metrics().then((text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text));
+    });
+    metricsPort = await listen(metricsServer, config.metricsPort, config.host);
+  }
+  logger.info({ url, publicBaseUrl: config.publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
+  process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
+
+  return {
+    url,
+    port,
+    metricsPort,
+    container,
+    close: async () => {
+      await drain(server, config.shutdownTimeoutMs);
+      if (metricsServer) await drain(metricsServer, 1_000);
+      for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+      logger.info('stopped');
+    },
+  };
+}
