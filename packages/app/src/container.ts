@@ -18,6 +18,7 @@ import {
   type RateLimitStore,
 } from '@petstore/core';
 import { createHttpApp } from '@petstore/http-koa';
+import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
 import { createDataSource, migrate, pingDatabase, TypeOrmKeyStore, TypeOrmPetRepository, type DataSource } from '@petstore/persistence-typeorm';
 import { Container, ContainerModule } from 'inversify';
 import { pino, type Logger } from 'pino';
@@ -59,9 +60,30 @@ function persistenceModule(config: Config): ContainerModule {
   });
 }
 
-function rateLimitModule(): ContainerModule {
+/** In-process counters for one instance; Redis (REDIS_URL) when several instances must share them. */
+function rateLimitModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.RateLimitStore).toResolvedValue(() => new InMemoryRateLimitStore());
+    const redisUrl = config.redisUrl;
+    if (redisUrl === null) {
+      bind(TOKENS.RateLimitStore).toResolvedValue(() => new InMemoryRateLimitStore());
+      return;
+    }
+    bind(TOKENS.Redis).toResolvedValue(
+      async (logger: Logger) => {
+        let lastWarning = 0;
+        const redis = createRedisClient(redisUrl, (error) => {
+          // ioredis reports every failed reconnection attempt; one line every 10 s is enough.
+          if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
+          lastWarning = Date.now();
+        });
+        if (!(await whenReady(redis))) logger.warn('Redis is not reachable yet: requests answer 503 until it is');
+        return redis;
+      },
+      [TOKENS.Logger],
+    );
+    bind(TOKENS.RateLimitStore).toResolvedValue((redis: RedisClient) => new RedisRateLimitStore(redis), [TOKENS.Redis]);
+    bind(TOKENS.ReadinessChecks).toResolvedValue((redis: RedisClient) => () => new RedisRateLimitStore(redis).ping(), [TOKENS.Redis]);
+    bind(TOKENS.Closers).toResolvedValue((redis: RedisClient) => async () => void (await redis.quit().catch(() => redis.disconnect())), [TOKENS.Redis]);
   });
 }
 
@@ -116,6 +138,6 @@ function httpModule(config: Config): ContainerModule {
  */
 export function createContainer(config: Config): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(basicsModule(config), persistenceModule(config), rateLimitModule(), useCasesModule(config), httpModule(config));
+  container.load(basicsModule(config), persistenceModule(config), rateLimitModule(config), useCasesModule(config), httpModule(config));
   return container;
 }

@@ -14,6 +14,7 @@ import type {
 } from '@petstore/core';
 import type { HttpApp } from '@petstore/http-koa';
 import type { DataSource } from '@petstore/persistence-typeorm';
+import type { RedisClient } from '@petstore/rate-limit-redis';
 import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -36,6 +37,7 @@ export const TOKENS = {
   PetRepository: token<PetRepository>('PetRepository'),
   KeyStore: token<KeyStore>('KeyStore'),
   RateLimitStore: token<RateLimitStore>('RateLimitStore'),
+  Redis: token<RedisClient>('Redis'),
   ReadinessChecks: token<ReadinessCheck>('ReadinessCheck'),
   Closers: token<Closer>('Closer'),
   ListPets: token<ListPets>('ListPets'),

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { ServiceUnavailableError, type ConsumeRequest, type ConsumeResult, type RateLimitStore } from '@petstore/core';
+import type { Redis } from 'ioredis';
+
+const SCRIPT = readFileSync(new URL('../src/consume.lua', import.meta.url), 'utf8');
+
+type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned', instant: number, ...counts: number[]];
+
+interface RedisWithConsume extends Redis {
+  petstoreConsume(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
+}
+
+/**
+ * RateLimitStore on Redis: both windows and the ban bookkeeping in one Lua script (atomic across every server
+ * instance), keys that expire with their window, so memory stays bounded by the subjects active in a day.
+ * Fails closed: when Redis cannot answer, `consume` throws ServiceUnavailableError and requests get 503.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: RedisWithConsume;
+
+  constructor(
+    redis: Redis,
+    private readonly keyPrefix = 'petstore:rl',
+  ) {
+    redis.defineCommand('petstoreConsume', { lua: SCRIPT });
+    this.redis = redis as RedisWithConsume;
+  }
+
+  async consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
+    // The braces make every key of a subject hash to one Redis Cluster slot.
+    const base = `${this.keyPrefix}:{${subject}}`;
+    const keys = [...windows.map((w) => `${base}:${w.name}:${w.start}`), `${base}:ban`];
+    const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000];
+    let reply: ScriptReply;
+    try {
+      reply = await this.redis.petstoreConsume(keys.length, ...keys, ...args);
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+    }
+    const [outcome, instant, ...counts] = reply;
+    switch (outcome) {
+      case 'admitted':
+        return { outcome, counts };
+      case 'rejected':
+        return { outcome, counts, retryAt: instant };
+      case 'banned':
+        return { outcome, counts, bannedUntil: instant };
+    }
+  }
+
+  /** Throws ServiceUnavailableError unless Redis answers (for readiness checks). */
+  async ping(): Promise<void> {
+    try {
+      await this.redis.ping();
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,57 @@
+-- One atomic RateLimitStore.consume (see core's RateLimitStore for the semantics).
+-- KEYS[1..n]: the counter of each window; KEYS[n+1]: the subject's strike and ban record.
+-- ARGV: now, n, then limit and resetAt of each window, then the ban's strikes and duration (ms). Times in epoch ms.
+-- Returns { outcome, retryAt or bannedUntil or 0, count1, ..., countn }.
+local now = tonumber(ARGV[1])
+local n = tonumber(ARGV[2])
+local strikesToBan = tonumber(ARGV[3 + 2 * n])
+local banMs = tonumber(ARGV[4 + 2 * n])
+local record = KEYS[n + 1]
+
+local counts = {}
+for i = 1, n do
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+end
+
+local bannedUntil = tonumber(redis.call('HGET', record, 'bannedUntil') or '0')
+if bannedUntil > now then
+  return { 'banned', bannedUntil, unpack(counts) }
+end
+
+local retryAt = 0
+for i = 1, n do
+  local limit = tonumber(ARGV[1 + 2 * i])
+  local resetAt = tonumber(ARGV[2 + 2 * i])
+  if counts[i] >= limit and resetAt > retryAt then
+    retryAt = resetAt
+  end
+end
+
+if retryAt == 0 then
+  for i = 1, n do
+    local resetAt = tonumber(ARGV[2 + 2 * i])
+    counts[i] = redis.call('INCR', KEYS[i])
+    -- Relative expiry from the caller's clock, so the key lives exactly as long as its window.
+    redis.call('PEXPIRE', KEYS[i], resetAt - now + 1000)
+  end
+  return { 'admitted', 0, unpack(counts) }
+end
+
+local strikeUntil = tonumber(redis.call('HGET', record, 'strikeUntil') or '0')
+local strikes = 0
+if strikeUntil > now then
+  strikes = tonumber(redis.call('HGET', record, 'strikes') or '0') + 1
+else
+  strikeUntil = retryAt
+end
+
+if strikes >= strikesToBan then
+  bannedUntil = now + banMs
+  redis.call('HSET', record, 'strikes', 0, 'strikeUntil', 0, 'bannedUntil', bannedUntil)
+  redis.call('PEXPIRE', record, banMs + 1000)
+  return { 'banned', bannedUntil, unpack(counts) }
+end
+
+redis.call('HSET', record, 'strikes', strikes, 'strikeUntil', strikeUntil, 'bannedUntil', 0)
+redis.call('PEXPIRE', record, strikeUntil - now + 1000)
+return { 'rejected', retryAt, unpack(counts) }

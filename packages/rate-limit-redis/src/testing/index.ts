@@ -1,0 +1,1 @@
+export { redisServerBinary, startRedis, startRedisForTests, type RunningRedis } from './startRedis.js';
