@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/persistence-typeorm/testing';
-import { redisServerBinary, startRedisForTests, type RunningRedis } from '@petstore/rate-limit-redis/testing';
+import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
+import { redisServerBinary, startRedisForTests, type RunningRedis } from '@petstore/test-support';
 import { runCliProcess, spawnServer, type ServerProcess } from './testing/processes.js';
 
 const available = (postgresBinDir() !== null && redisServerBinary() !== null) || Boolean(process.env['CI']);

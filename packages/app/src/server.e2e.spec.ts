@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/persistence-typeorm/testing';
+import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
 import { runCliProcess, runProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from './testing/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'));

@@ -4,7 +4,7 @@ import { describeKeyStoreContract, describePetRepositoryContract } from '@petsto
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
-import { postgresBinDir, startPostgresForTests, type RunningPostgres } from './testing/startPostgres.js';
+import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 

@@ -3,7 +3,7 @@ import { describeRateLimitStoreContract } from '@petstore/core/testing';
 import type { Redis } from 'ioredis';
 import { createRedisClient, whenReady } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';
-import { redisServerBinary, startRedisForTests, type RunningRedis } from './testing/startRedis.js';
+import { redisServerBinary, startRedisForTests, type RunningRedis } from '@petstore/test-support';
 
 const available = redisServerBinary() !== null || Boolean(process.env['CI']);
 let redis: RunningRedis | null = null;

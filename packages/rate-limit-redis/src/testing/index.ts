@@ -1,1 +1,0 @@
-export { redisServerBinary, startRedis, startRedisForTests, type RunningRedis } from './startRedis.js';
