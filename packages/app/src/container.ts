@@ -31,9 +31,11 @@ import { TOKENS, type ReadinessCheck } from './tokens.js';
 function basicsModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.Config).toConstantValue(config);
-    bind(TOKENS.Logger).toConstantValue(pino({ level: config.logLevel, base: { service: 'petstore' } }));
+    // Asynchronous writes: under load, log lines are batched into few write calls instead of one each.
+    bind(TOKENS.Logger).toConstantValue(pino({ level: config.logLevel, base: { service: 'petstore' } }, pino.destination({ dest: 1, sync: false })));
     bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
     bind(TOKENS.Clock).toResolvedValue(() => new SystemClock());
+    bind(TOKENS.Closers).toResolvedValue((logger: Logger) => () => new Promise<void>((resolve) => logger.flush(() => resolve())), [TOKENS.Logger]);
   });
 }
 

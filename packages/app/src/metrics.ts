@@ -1,6 +1,8 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ResponseRecord } from '@petstore/http-koa';
 
+type Label = 'method' | 'route' | 'status';
+
 /** Prometheus metrics of the server, on a registry of its own. */
 export class Metrics {
   readonly registry = new Registry();
@@ -28,11 +30,21 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  // Label lookups hash their label object on every call; the children are looked up once per series instead.
+  private readonly series = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<Label> }>();
+
   record(response: ResponseRecord): void {
     // Unmatched paths share one label so that scanners cannot blow up the series count.
-    const labels = { method: response.method, route: response.route ?? 'unmatched', status: String(response.status) };
-    this.requests.inc(labels);
-    this.duration.observe(labels, response.durationMs / 1000);
+    const route = response.route ?? 'unmatched';
+    const id = `${response.method} ${route} ${response.status}`;
+    let series = this.series.get(id);
+    if (!series) {
+      const labels = { method: response.method, route, status: String(response.status) };
+      series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
+      this.series.set(id, series);
+    }
+    series.requests.inc();
+    series.duration.observe(response.durationMs / 1000);
     if (response.errorCode === 'rate_limited' || response.errorCode === 'key_banned') this.rejections.inc({ code: response.errorCode });
   }
 }

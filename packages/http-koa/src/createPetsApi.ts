@@ -67,18 +67,26 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   const admit = admission(deps.admitRequest, deps.clock);
   const allowedOrigins = new Set(options.corsOrigins ?? []);
 
+  const corsMiddleware: Middleware[] =
+    allowedOrigins.size === 0
+      ? []
+      : [
+          cors({
+            origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+            allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+            exposeHeaders: EXPOSED_HEADERS,
+            maxAge: 600,
+          }),
+        ];
+  const done = async () => undefined;
+
   const chain = compose([
     errorResponses(options.onInternalError ?? defaultInternalErrorListener, () => deps.clock.now().getTime()),
     requestIdAndCommonHeaders(),
-    cors({
-      origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
-      allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-      allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
-      exposeHeaders: EXPOSED_HEADERS,
-      maxAge: 600,
-    }),
+    ...corsMiddleware,
     async function gate(ctx, next) {
-      if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, async () => undefined);
+      if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, done);
       // OPTIONS only describes a route (preflight or `Allow`): it needs no key and consumes no quota.
       return ctx.method === 'OPTIONS' ? next() : admit(ctx, next);
     },
@@ -88,6 +96,6 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
 
   return function petsApi(ctx, next) {
     const inScope = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`);
-    return inScope ? chain(ctx, async () => undefined) : next();
+    return inScope ? chain(ctx, done) : next();
   };
 }

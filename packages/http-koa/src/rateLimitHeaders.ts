@@ -1,6 +1,20 @@
 import { WINDOW_SECONDS, type RateLimitState } from '@petstore/core';
 import type { Context } from 'koa';
 
+const policies = new Map<string, string>();
+
+/** `"minute";q=60;w=60, "day";q=1000;w=86400`: the same few strings for every key of a plan, so built once. */
+function policyOf(state: RateLimitState): string {
+  let id = '';
+  for (const w of state.windows) id += `${w.name}${w.limit};`;
+  let policy = policies.get(id);
+  if (policy === undefined) {
+    policy = state.windows.map((w) => `"${w.name}";q=${w.limit};w=${WINDOW_SECONDS[w.name]}`).join(', ');
+    if (policies.size < 10_000) policies.set(id, policy);
+  }
+  return policy;
+}
+
 /**
  * `X-RateLimit-*` for the binding window, plus the IETF draft's structured `RateLimit-Policy` and `RateLimit`
  * (draft-ietf-httpapi-ratelimit-headers) describing every window.
@@ -10,6 +24,6 @@ export function setRateLimitHeaders(ctx: Context, state: RateLimitState, nowMs: 
   ctx.set('X-RateLimit-Limit', String(state.limit));
   ctx.set('X-RateLimit-Remaining', String(state.remaining));
   ctx.set('X-RateLimit-Reset', String(state.reset));
-  ctx.set('RateLimit-Policy', state.windows.map((w) => `"${w.name}";q=${w.limit};w=${WINDOW_SECONDS[w.name]}`).join(', '));
+  ctx.set('RateLimit-Policy', policyOf(state));
   ctx.set('RateLimit', state.windows.map((w) => `"${w.name}";r=${w.remaining};t=${Math.max(0, w.reset - now)}`).join(', '));
 }

@@ -1,63 +1,117 @@
-import type { Pet, PetDraft, PetListRequest, PetPage, PetRepository, PetStatus } from '@petstore/core';
+import { ServiceUnavailableError, type Pet, type PetDraft, type PetListRequest, type PetPage, type PetRepository, type PetStatus } from '@petstore/core';
+import type { Database, Statement } from 'better-sqlite3';
+import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './createDataSource.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
-import type { PetRow } from './schemas/PetSchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
-type Placeholder = (position: number) => string;
+/** A row as `[id, name, category_id, status]`: positional rows skip building a keyed object per row. */
+type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string];
 
-function statementsFor(p: Placeholder) {
-  const columns = '"id", "name", "category_id", "status"';
+const COLUMNS = '"id", "name", "category_id", "status"';
+
+function sql(p: (position: number) => string) {
   return {
     insert: `INSERT INTO "pets" ("name", "category_id", "status") VALUES (${p(1)}, ${p(2)}, ${p(3)}) RETURNING "id"`,
-    findById: `SELECT ${columns} FROM "pets" WHERE "id" = ${p(1)}`,
+    findById: `SELECT ${COLUMNS} FROM "pets" WHERE "id" = ${p(1)}`,
     // Keyset pagination: one extra row tells whether a next page exists. Both are index range scans, so a page
     // costs the same at any depth and any table size.
-    listAll: `SELECT ${columns} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${p(2)}`,
-    listByStatus: `SELECT ${columns} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${p(3)}`,
+    listAll: `SELECT ${COLUMNS} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${p(2)}`,
+    listByStatus: `SELECT ${COLUMNS} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${p(3)}`,
   };
 }
 
-export function toPet(row: PetRow): Pet {
-  return { id: toSafeInteger(row.id), name: row.name, categoryId: toSafeInteger(row.category_id), status: row.status as PetStatus };
+function toPet(row: PetTuple): Pet {
+  return { id: toSafeInteger(row[0]), name: row[1], categoryId: toSafeInteger(row[2]), status: row[3] as PetStatus };
+}
+
+/** The four statements the repository runs, per database. */
+interface PetStatements {
+  insert(draft: PetDraft): Promise<number | string>;
+  findById(id: number): Promise<PetTuple | undefined>;
+  list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
+}
+
+/** better-sqlite3 statements prepared once on TypeORM's connection (synchronous, so no pool and no await inside). */
+function sqliteStatements(dataSource: DataSource): PetStatements {
+  const text = sql(() => '?');
+  let prepared: { db: Database; insert: Statement; findById: Statement; listAll: Statement; listByStatus: Statement } | undefined;
+  const statements = () => {
+    const db = (dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
+    if (!db || !db.open) throw new ServiceUnavailableError('database');
+    // Prepared again only if the DataSource was re-initialized with a new connection.
+    if (prepared?.db !== db) {
+      prepared = {
+        db,
+        insert: db.prepare(text.insert).pluck(),
+        findById: db.prepare(text.findById).raw(),
+        listAll: db.prepare(text.listAll).raw(),
+        listByStatus: db.prepare(text.listByStatus).raw(),
+      };
+    }
+    return prepared;
+  };
+  return {
+    insert: async ({ name, categoryId, status }) => statements().insert.get(name, categoryId, status) as number,
+    findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
+    list: async (status, after, count) =>
+      (status === undefined ? statements().listAll.all(after, count) : statements().listByStatus.all(status, after, count)) as PetTuple[],
+  };
+}
+
+/** Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows. */
+function postgresStatements(dataSource: DataSource): PetStatements {
+  const text = sql((n) => `$${n}`);
+  const pool = () => (dataSource.driver as unknown as { master: Pool }).master;
+  const rows = async (name: string, query: string, values: unknown[]) =>
+    (await pool().query<PetTuple>({ name: `petstore_${name}`, text: query, values, rowMode: 'array' })).rows;
+  return {
+    insert: async ({ name, categoryId, status }) => (await rows('insert', text.insert, [name, categoryId, status]))[0]![0],
+    findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
+    list: (status, after, count) =>
+      status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),
+  };
 }
 
 /**
- * PetRepository on TypeORM (SQLite or PostgreSQL). The statements are fixed SQL run through the DataSource,
- * which caches prepared statements, and rows are mapped by hand: entity hydration would triple the cost of a page.
+ * PetRepository on a TypeORM DataSource (SQLite or PostgreSQL). The schema and connections are TypeORM's; the
+ * three hot queries are prepared statements on its connection, mapped by hand from positional rows, because entity
+ * hydration and a query runner per call would cost more than the query itself.
  */
 export class TypeOrmPetRepository implements PetRepository {
-  private readonly sql: ReturnType<typeof statementsFor>;
+  private readonly statements: PetStatements;
 
-  constructor(private readonly dataSource: DataSource) {
-    this.sql = statementsFor(dialectOf(dataSource) === 'postgres' ? (n) => `$${n}` : () => '?');
+  constructor(dataSource: DataSource) {
+    this.statements = dialectOf(dataSource) === 'postgres' ? postgresStatements(dataSource) : sqliteStatements(dataSource);
   }
 
   async create(draft: PetDraft): Promise<Pet> {
-    const rows = await this.query<{ id: number | string }>(this.sql.insert, [draft.name, draft.categoryId, draft.status]);
-    return { id: toSafeInteger(rows[0]!.id), ...draft };
-  }
-
-  async findById(id: number): Promise<Pet | null> {
-    const rows = await this.query<PetRow>(this.sql.findById, [id]);
-    return rows[0] ? toPet(rows[0]) : null;
-  }
-
-  async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
-    const rows =
-      status === undefined
-        ? await this.query<PetRow>(this.sql.listAll, [after, limit + 1])
-        : await this.query<PetRow>(this.sql.listByStatus, [status, after, limit + 1]);
-    const pets = rows.slice(0, limit).map(toPet);
-    return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
-  }
-
-  private async query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
     try {
-      return (await this.dataSource.query(sql, parameters)) as Row[];
+      return { id: toSafeInteger(await this.statements.insert(draft)), ...draft };
     } catch (error) {
       translateDatabaseError(error);
     }
+  }
+
+  async findById(id: number): Promise<Pet | null> {
+    let row: PetTuple | undefined;
+    try {
+      row = await this.statements.findById(id);
+    } catch (error) {
+      translateDatabaseError(error);
+    }
+    return row ? toPet(row) : null;
+  }
+
+  async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
+    let rows: PetTuple[];
+    try {
+      rows = await this.statements.list(status, after, limit + 1);
+    } catch (error) {
+      translateDatabaseError(error);
+    }
+    const pets = rows.slice(0, limit).map(toPet);
+    return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
   }
 }

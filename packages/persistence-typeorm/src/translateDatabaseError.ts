@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '@petstore/core';
+import { DomainError, ServiceUnavailableError } from '@petstore/core';
 
 const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|READONLY|FULL|NOTADB|PROTOCOL)/;
 // PostgreSQL SQLSTATE classes: 08 connection, 53 insufficient resources, 57 operator intervention (shutdown,
@@ -17,6 +17,7 @@ function codeOf(error: unknown): string {
  * unreachable, locked past the busy timeout or too slow; anything else is rethrown as is (a bug, not an outage).
  */
 export function translateDatabaseError(error: unknown): never {
+  if (DomainError.is(error)) throw error;
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : '';
   const name = error instanceof Error ? error.name : '';

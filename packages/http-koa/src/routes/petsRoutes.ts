@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { CreatePet, GetPet, ListPets } from '@petstore/core';
 import { jsonBody } from '../middleware/jsonBody.js';
+import { serializePet, serializePets } from '../serializers.js';
 
 export interface PetsRoutesDeps {
   listPets: ListPets;
@@ -28,18 +29,22 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
   router.get('listPets', '/pets', async (ctx) => {
     const listing = await deps.listPets.execute(ctx.query);
     if (listing.nextCursor) ctx.set('Link', `<${nextPageUrl(deps.publicBaseUrl, ctx.query, listing.nextCursor)}>; rel="next"`);
-    ctx.body = listing.pets;
+    ctx.type = 'application/json';
+    ctx.body = serializePets(listing.pets);
   });
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
     const pet = await deps.createPet.execute(ctx.request.body);
     ctx.status = 201;
     ctx.set('Location', `${deps.publicBaseUrl}/pets/${pet.id}`);
-    ctx.body = pet;
+    ctx.type = 'application/json';
+    ctx.body = serializePet(pet);
   });
 
   router.get('getPet', '/pets/:petId', async (ctx) => {
-    ctx.body = await deps.getPet.execute(ctx.params['petId']);
+    const pet = await deps.getPet.execute(ctx.params['petId']);
+    ctx.type = 'application/json';
+    ctx.body = serializePet(pet);
   });
 
   router.get('openapi', '/openapi.json', (ctx) => {

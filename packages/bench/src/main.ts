@@ -1,0 +1,198 @@
+// `pnpm bench [--quick] [--only name,name]`: the real server against a bare-Koa floor, interleaved, one table.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startPostgres } from '@petstore/test-support';
+import autocannon from 'autocannon';
+import { peakRssMb, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
+import { benchKey, seedPostgres, seedSqlite } from './seed.js';
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const QUICK = values.quick;
+const ONLY = values.only ? new Set(values.only.split(',')) : null;
+const CONNECTIONS = 50;
+const DURATION = QUICK ? 2 : 8;
+const ROUNDS = QUICK ? 1 : 3;
+
+interface Request {
+  method?: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+interface Measurement {
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+}
+
+function drive(port: number, requests: Request[], headers: Record<string, string>, duration: number) {
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration,
+    headers,
+    requests: requests.map((r) => ({ method: (r.method ?? 'GET') as 'GET', path: r.path, ...(r.body && { body: r.body }), ...(r.headers && { headers: r.headers }) })),
+  });
+}
+
+async function load(port: number, requests: Request[], headers: Record<string, string> = {}): Promise<Measurement> {
+  const result = await drive(port, requests, headers, DURATION);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface Row {
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  peakRssMb: number | null;
+  floorRps: number;
+  ratio: number;
+}
+
+const rows: Row[] = [];
+const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+let floor: Started;
+
+/** Runs floor and scenario interleaved (A B A B ...), and records the median of the per-round ratios. */
+async function scenario(name: string, server: Started, key: string, requests: Request[]): Promise<void> {
+  if (ONLY && !ONLY.has(name)) return;
+  const auth = { Authorization: `Bearer ${key}` };
+  // Warm-up (JIT, caches, statement preparation), not measured.
+  await drive(server.port, requests, auth, QUICK ? 1 : 3);
+  const ratios: number[] = [];
+  const runs: Measurement[] = [];
+  const floors: number[] = [];
+  let peak: number | null = null;
+  for (let round = 0; round < ROUNDS; round++) {
+    const base = await load(floor.port, [{ path: '/v1/pets' }]);
+    resetPeakRss(server.pid);
+    const run = await load(server.port, requests, auth);
+    peak = Math.max(peak ?? 0, peakRssMb(server.pid) ?? 0) || null;
+    runs.push(run);
+    floors.push(base.rps);
+    ratios.push(run.rps / base.rps);
+  }
+  const row: Row = {
+    scenario: name,
+    rps: Math.round(median(runs.map((r) => r.rps))),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.bad, 0),
+    peakRssMb: peak,
+    floorRps: Math.round(median(floors)),
+    ratio: Math.round(median(ratios) * 100) / 100,
+  };
+  rows.push(row);
+  process.stderr.write(`  ${name}: ${row.rps} req/s, ratio ${row.ratio}, p50 ${row.p50} ms, errors ${row.errors}\n`);
+}
+
+async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
+  const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
+  await seedSqlite(path, count);
+  const key = await benchKey(`sqlite:${path}`);
+  const server = await startNodeServer('benchServer.js', { DATABASE_URL: `sqlite:${path}`, ...env });
+  return { server, key };
+}
+
+async function deepSoldCursor(port: number, key: string): Promise<string> {
+  let url = `http://127.0.0.1:${port}/v1/pets?status=sold&limit=100`;
+  let cursor = '';
+  for (let page = 0; page < 30; page++) {
+    const response = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+    const link = response.headers.get('link');
+    if (!link) break;
+    const next = new URL(/<([^>]+)>/.exec(link)![1]!);
+    cursor = next.searchParams.get('cursor')!;
+    url = `http://127.0.0.1:${port}/v1/pets${next.search}`;
+  }
+  return cursor;
+}
+
+const json = { 'Content-Type': 'application/json' };
+const newPet = (i: number): Request => ({ method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }), headers: json });
+
+try {
+  floor = await startNodeServer('floor.js', {});
+  process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
+
+  {
+    const { server, key } = await sqliteServer(10_000);
+    await scenario('list (10k pets)', server, key, [{ path: '/v1/pets?limit=20' }]);
+    const cursor = await deepSoldCursor(server.port, key);
+    await scenario('list sold, deep cursor', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
+    await scenario('get by id (deprecated)', server, key, Array.from({ length: 20 }, (_, i) => ({ path: `/v1/pets/${1 + i * 499}` })));
+    await scenario('create', server, key, Array.from({ length: 10 }, (_, i) => newPet(i)));
+    await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
+    await server.stop();
+  }
+  {
+    const { server, key } = await sqliteServer(10_000, { BENCH_ADMIT_ALL: '1' });
+    await scenario('list, admit-all limiter', server, key, [{ path: '/v1/pets?limit=20' }]);
+    await server.stop();
+  }
+  for (const count of [1_000, 1_000_000]) {
+    const { server, key } = await sqliteServer(count);
+    await scenario(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`, server, key, [{ path: '/v1/pets?status=sold&limit=20' }]);
+    await server.stop();
+  }
+  const postgres = await startPostgres();
+  if (postgres) {
+    await seedPostgres(postgres.url, 10_000);
+    const key = await benchKey(postgres.url);
+    const server = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url });
+    await scenario('list (10k pets, PostgreSQL)', server, key, [{ path: '/v1/pets?limit=20' }]);
+    await server.stop();
+    await postgres.stop();
+  } else {
+    process.stderr.write('  PostgreSQL binaries not found: the PostgreSQL scenario is skipped\n');
+  }
+} finally {
+  await floor!?.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+const table = [
+  '| Scenario | req/s | p50 ms | p99 ms | errors | peak RSS MB | floor req/s | ratio to floor |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? '-'} | ${r.floorRps} | ${r.ratio.toFixed(2)} |`),
+].join('\n');
+const find = (name: string) => rows.find((r) => r.scenario === name);
+const targets: [string, number | null, string][] = [];
+const list = find('list (10k pets)');
+const create = find('create');
+const small = find('list sold (1k pets)');
+const big = find('list sold (1M pets)');
+const admitAll = find('list, admit-all limiter');
+if (list) targets.push(['list / floor >= 0.50', list.ratio, list.ratio >= 0.5 ? 'met' : 'MISSED']);
+if (create) targets.push(['create / floor >= 0.25', create.ratio, create.ratio >= 0.25 ? 'met' : 'MISSED']);
+if (small && big) {
+  const ratio = Math.round((big.p50 / Math.max(small.p50, 0.001)) * 100) / 100;
+  targets.push(['p50 1M pets / 1k pets <= 1.2', ratio, ratio <= 1.2 ? 'met' : 'MISSED']);
+  targets.push(['peak RSS on 1M pets <= 200 MB', big.peakRssMb, (big.peakRssMb ?? 0) <= 200 ? 'met' : 'MISSED']);
+}
+if (list && admitAll) {
+  const ratio = Math.round((list.rps / admitAll.rps) * 100) / 100;
+  targets.push(['list with limits / admit-all >= 0.90', ratio, ratio >= 0.9 ? 'met' : 'MISSED']);
+}
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v, s]) => `- ${t}: ${v ?? '-'} (${s})`).join('\n')}\n`);
+
+const results = join(REPO, 'bench-results');
+mkdirSync(results, { recursive: true });
+const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`);
+writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), quick: QUICK, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, machine, rows, targets }, null, 2));
+process.stdout.write(`\nWritten to ${file}\n`);
+
+const errors = rows.reduce((sum, r) => sum + r.errors, 0);
+if (errors > 0) {
+  process.stderr.write(`\n${errors} non-2xx answers or errors during the benchmark\n`);
+  process.exitCode = 1;
+}
