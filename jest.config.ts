@@ -7,6 +7,7 @@ const src = (name: string, file = 'index.ts') => join(__dirname, 'packages', nam
 // Tests run on the TypeScript sources (no build needed); workspace imports are mapped to them.
 const moduleNameMapper: Record<string, string> = {
   '^@petstore/core/testing$': src('core', 'testing/index.ts'),
+  '^@petstore/core/contracts$': src('core', 'testing/contracts/index.ts'),
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 for (const name of packages) moduleNameMapper[`^@petstore/${name}$`] = src(name);

@@ -33,27 +33,52 @@ interface PetStatements {
   list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
 }
 
-/** better-sqlite3 statements prepared once on TypeORM's connection (synchronous, so no pool and no await inside). */
+/**
+ * better-sqlite3 statements prepared once on TypeORM's connection. Inserts use group commit: the creates that reach
+ * the repository in one turn of the event loop are written in one transaction, so under load a commit (the costly
+ * part of a write) is shared by many requests, and each caller still resolves only after its row is committed.
+ */
 function sqliteStatements(dataSource: DataSource): PetStatements {
   const text = sql(() => '?');
-  let prepared: { db: Database; insert: Statement; findById: Statement; listAll: Statement; listByStatus: Statement } | undefined;
-  const statements = () => {
+  type Prepared = { db: Database; insert: Statement; findById: Statement; listAll: Statement; listByStatus: Statement; insertMany: (drafts: PetDraft[]) => number[] };
+  let prepared: Prepared | undefined;
+  const statements = (): Prepared => {
     const db = (dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
     if (!db || !db.open) throw new ServiceUnavailableError('database');
     // Prepared again only if the DataSource was re-initialized with a new connection.
     if (prepared?.db !== db) {
+      const insert = db.prepare(text.insert).pluck();
       prepared = {
         db,
-        insert: db.prepare(text.insert).pluck(),
+        insert,
         findById: db.prepare(text.findById).raw(),
         listAll: db.prepare(text.listAll).raw(),
         listByStatus: db.prepare(text.listByStatus).raw(),
+        // IMMEDIATE takes the write lock up front, so the transaction cannot fail half-way on SQLITE_BUSY.
+        insertMany: db.transaction((drafts: PetDraft[]) => drafts.map((d) => insert.get(d.name, d.categoryId, d.status) as number)).immediate,
       };
     }
     return prepared;
   };
+
+  let batch: { draft: PetDraft; resolve: (id: number) => void; reject: (error: unknown) => void }[] = [];
+  const commitBatch = () => {
+    const pending = batch;
+    batch = [];
+    try {
+      const ids = statements().insertMany(pending.map((p) => p.draft));
+      pending.forEach((p, i) => p.resolve(ids[i]!));
+    } catch (error) {
+      for (const p of pending) p.reject(error);
+    }
+  };
+
   return {
-    insert: async ({ name, categoryId, status }) => statements().insert.get(name, categoryId, status) as number,
+    insert: (draft) =>
+      new Promise<number>((resolve, reject) => {
+        if (batch.length === 0) setImmediate(commitBatch);
+        batch.push({ draft, resolve, reject });
+      }),
     findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
     list: async (status, after, count) =>
       (status === undefined ? statements().listAll.all(after, count) : statements().listByStatus.all(status, after, count)) as PetTuple[],

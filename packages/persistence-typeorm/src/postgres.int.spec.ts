@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '@petstore/core/testing';
-import { describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/testing';
+import { describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { describeRateLimitStoreContract } from '@petstore/core/testing';
+import { describeRateLimitStoreContract } from '@petstore/core/contracts';
 import type { Redis } from 'ioredis';
 import { createRedisClient, whenReady } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';

@@ -1,8 +1,6 @@
+// In-memory adapters, a settable clock and builders: plain Node, usable in any test runner or embedding.
 export { FakeClock } from './FakeClock.js';
 export { InMemoryPetRepository } from './InMemoryPetRepository.js';
 export { InMemoryKeyStore } from './InMemoryKeyStore.js';
 export { InMemoryRateLimitStore } from '../access/InMemoryRateLimitStore.js';
 export { aPetDraft, anApiKey } from './builders.js';
-export { describePetRepositoryContract, type PetRepositoryHarness } from './contracts/PetRepositoryContract.js';
-export { describeKeyStoreContract, type KeyStoreHarness } from './contracts/KeyStoreContract.js';
-export { describeRateLimitStoreContract, type RateLimitStoreHarness } from './contracts/RateLimitStoreContract.js';

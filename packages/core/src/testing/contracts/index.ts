@@ -1,0 +1,4 @@
+// Port contract suites: run them in Jest against any adapter of your own (they import @jest/globals).
+export { describePetRepositoryContract, type PetRepositoryHarness } from './PetRepositoryContract.js';
+export { describeKeyStoreContract, type KeyStoreHarness } from './KeyStoreContract.js';
+export { describeRateLimitStoreContract, type RateLimitStoreHarness } from './RateLimitStoreContract.js';
