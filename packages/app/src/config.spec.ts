@@ -18,6 +18,9 @@ describe('loadConfig', () => {
       corsOrigins: [],
       keyCacheTtlMs: 2000,
       shutdownTimeoutMs: 10000,
+      headersTimeoutMs: 10000,
+      requestTimeoutMs: 30000,
+      databaseTimeoutMs: 5000,
     });
   });
 
@@ -39,6 +42,9 @@ describe('loadConfig', () => {
         CORS_ORIGINS: 'https://a.example, http://localhost:5173',
         KEY_CACHE_TTL_MS: '1000',
         SHUTDOWN_TIMEOUT_MS: '2000',
+        HEADERS_TIMEOUT_MS: '1000',
+        REQUEST_TIMEOUT_MS: '2000',
+        DATABASE_TIMEOUT_MS: '300',
       }),
     ).toEqual({
       port: 8080,
@@ -55,6 +61,9 @@ describe('loadConfig', () => {
       corsOrigins: ['https://a.example', 'http://localhost:5173'],
       keyCacheTtlMs: 1000,
       shutdownTimeoutMs: 2000,
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      databaseTimeoutMs: 300,
     });
   });
 

@@ -23,6 +23,11 @@ export interface Config {
   keyCacheTtlMs: number;
   /** How long a shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
+  /** Slow clients: the headers, and the whole request, must arrive within these. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** SQLite busy timeout, PostgreSQL connect and statement timeout. */
+  databaseTimeoutMs: number;
 }
 
 /** A bad environment variable: the process stops with exit code 2 and this one-line message. */
@@ -123,5 +128,8 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsOrigins(env),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 2_000, 0, 5_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 300_000),
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5_000, 100, 60_000),
   };
 }

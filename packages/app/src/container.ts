@@ -4,6 +4,7 @@ import {
   AuthenticateKey,
   CachingKeyStore,
   CreatePet,
+  CreatePetIdempotently,
   EnforceRateLimit,
   GetPet,
   InMemoryRateLimitStore,
@@ -13,13 +14,22 @@ import {
   RevokeApiKey,
   RotateApiKey,
   type Clock,
+  type IdempotencyStore,
   type KeyStore,
   type PetRepository,
   type RateLimitStore,
 } from '@petstore/core';
 import { createHttpApp } from '@petstore/http-koa';
 import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
-import { createDataSource, migrate, pingDatabase, TypeOrmKeyStore, TypeOrmPetRepository, type DataSource } from '@petstore/persistence-typeorm';
+import {
+  createDataSource,
+  migrate,
+  pingDatabase,
+  TypeOrmIdempotencyStore,
+  TypeOrmKeyStore,
+  TypeOrmPetRepository,
+  type DataSource,
+} from '@petstore/persistence-typeorm';
 import { Container, ContainerModule } from 'inversify';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
@@ -44,7 +54,7 @@ function persistenceModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.DataSource).toResolvedValue(
       async (logger: Logger) => {
-        const dataSource = createDataSource(config.databaseUrl);
+        const dataSource = createDataSource(config.databaseUrl, { statementTimeoutMs: config.databaseTimeoutMs });
         await dataSource.initialize();
         const applied = await migrate(dataSource);
         if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
@@ -57,6 +67,7 @@ function persistenceModule(config: Config): ContainerModule {
       (dataSource: DataSource, clock: Clock) => new CachingKeyStore(new TypeOrmKeyStore(dataSource), clock, config.keyCacheTtlMs),
       [TOKENS.DataSource, TOKENS.Clock],
     );
+    bind(TOKENS.IdempotencyStore).toResolvedValue((dataSource: DataSource) => new TypeOrmIdempotencyStore(dataSource), [TOKENS.DataSource]);
     bind(TOKENS.ReadinessChecks).toResolvedValue((dataSource: DataSource) => () => pingDatabase(dataSource), [TOKENS.DataSource]);
     bind(TOKENS.Closers).toResolvedValue((dataSource: DataSource) => () => dataSource.destroy(), [TOKENS.DataSource]);
   });
@@ -93,6 +104,10 @@ function useCasesModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ListPets).toResolvedValue((pets: PetRepository) => new ListPets(pets), [TOKENS.PetRepository]);
     bind(TOKENS.CreatePet).toResolvedValue((pets: PetRepository) => new CreatePet(pets), [TOKENS.PetRepository]);
+    bind(TOKENS.CreatePetIdempotently).toResolvedValue(
+      (pets: PetRepository, store: IdempotencyStore, clock: Clock) => new CreatePetIdempotently(pets, store, clock),
+      [TOKENS.PetRepository, TOKENS.IdempotencyStore, TOKENS.Clock],
+    );
     bind(TOKENS.GetPet).toResolvedValue((pets: PetRepository, clock: Clock) => new GetPet(pets, clock), [TOKENS.PetRepository, TOKENS.Clock]);
     bind(TOKENS.AdmitRequest).toResolvedValue(
       (keys: KeyStore, store: RateLimitStore, clock: Clock) =>
@@ -109,9 +124,19 @@ function useCasesModule(config: Config): ContainerModule {
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.HttpApp).toResolvedValue(
-      (listPets: ListPets, createPet: CreatePet, getPet: GetPet, admitRequest: AdmitRequest, clock: Clock, logger: Logger, metrics: Metrics, checks: ReadinessCheck[]) =>
+      (
+        listPets: ListPets,
+        createPet: CreatePet,
+        createPetIdempotently: CreatePetIdempotently,
+        getPet: GetPet,
+        admitRequest: AdmitRequest,
+        clock: Clock,
+        logger: Logger,
+        metrics: Metrics,
+        checks: ReadinessCheck[],
+      ) =>
         createHttpApp(
-          { listPets, createPet, getPet, admitRequest, clock, publicBaseUrl: config.publicBaseUrl },
+          { listPets, createPet, createPetIdempotently, getPet, admitRequest, clock, publicBaseUrl: config.publicBaseUrl },
           {
             trustProxy: config.trustProxy,
             corsOrigins: config.corsOrigins,
@@ -128,7 +153,7 @@ function httpModule(config: Config): ContainerModule {
             },
           },
         ),
-      [TOKENS.ListPets, TOKENS.CreatePet, TOKENS.GetPet, TOKENS.AdmitRequest, TOKENS.Clock, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
+      [TOKENS.ListPets, TOKENS.CreatePet, TOKENS.CreatePetIdempotently, TOKENS.GetPet, TOKENS.AdmitRequest, TOKENS.Clock, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
     );
   });
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerClientError } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Config } from './config.js';
 import { createContainer } from './container.js';
@@ -15,8 +16,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Slow clients are cut off: headers within 10 s, the whole request within 30 s, idle keep-alive after 5 s. */
-const TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+/** Slow clients are cut off (headers within 10 s, the whole request within 30 s by default); idle keep-alive after 5 s. */
+function timeouts(config: Config) {
+  return {
+    headersTimeout: config.headersTimeoutMs,
+    requestTimeout: Math.max(config.requestTimeoutMs, config.headersTimeoutMs),
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.headersTimeoutMs / 2)),
+  };
+}
 
 async function listen(server: Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
@@ -57,8 +65,9 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
 export async function startServer(config: Config, container: Container = createContainer(config)): Promise<RunningServer> {
   const logger = await container.getAsync(TOKENS.Logger);
   const app = await container.getAsync(TOKENS.HttpApp);
-  const server = createServer({ ...TIMEOUTS }, app.callback());
-  Object.assign(server, TIMEOUTS);
+  const server = createServer(timeouts(config), app.callback());
+  Object.assign(server, timeouts(config));
+  server.on('clientError', answerClientError);
   const port = await listen(server, config.port, config.host);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/v1`;
   await ensureDevelopmentKey(container, config, url);

@@ -7,6 +7,7 @@ export { RateLimitedError } from './errors/RateLimitedError.js';
 export { KeyBannedError } from './errors/KeyBannedError.js';
 export { GoneError } from './errors/GoneError.js';
 export { ServiceUnavailableError } from './errors/ServiceUnavailableError.js';
+export { IdempotencyInProgressError, IdempotencyKeyReusedError } from './errors/IdempotencyErrors.js';
 
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft } from './pet/Pet.js';
@@ -28,11 +29,19 @@ export { InMemoryRateLimitStore } from './access/InMemoryRateLimitStore.js';
 export type { Clock } from './ports/Clock.js';
 export type { PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
 export type { KeyStore } from './ports/KeyStore.js';
+export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
 export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore } from './ports/RateLimitStore.js';
 
 // Use cases
 export { ListPets, type PetListing } from './use-cases/ListPets.js';
 export { CreatePet } from './use-cases/CreatePet.js';
+export {
+  CreatePetIdempotently,
+  DEFAULT_IDEMPOTENCY,
+  type IdempotencyOptions,
+  type IdempotentCreateInput,
+  type IdempotentCreateResult,
+} from './use-cases/CreatePetIdempotently.js';
 export { GET_PET_SUNSET, GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';

@@ -1,5 +1,8 @@
 /** Codes only the HTTP transport produces; the domain's codes come from core. */
 export type TransportErrorCode =
+  | 'bad_request'
+  | 'request_timeout'
+  | 'request_header_too_large'
   | 'malformed_json'
   | 'not_found'
   | 'method_not_allowed'

@@ -1,5 +1,5 @@
 import cors from '@koa/cors';
-import { GET_PET_SUNSET, type AdmitRequest, type Clock, type CreatePet, type GetPet, type ListPets } from '@petstore/core';
+import { GET_PET_SUNSET, type AdmitRequest, type Clock, type CreatePet, type CreatePetIdempotently, type GetPet, type ListPets } from '@petstore/core';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { admission } from './middleware/admission.js';
@@ -13,6 +13,8 @@ import { createPetsRouter } from './routes/petsRoutes.js';
 export interface PetsApiDeps {
   listPets: ListPets;
   createPet: CreatePet;
+  /** Used for `POST /pets` requests that carry an `Idempotency-Key` header. */
+  createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
   admitRequest: AdmitRequest;
   clock: Clock;
@@ -44,6 +46,7 @@ export const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'X-Request-Id',
+  'Idempotent-Replayed',
 ];
 
 const defaultInternalErrorListener: InternalErrorListener = (error, ctx) => {

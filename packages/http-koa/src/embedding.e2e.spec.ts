@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { AdmitRequest, AuthenticateKey, CreatePet, EnforceRateLimit, GetPet, IssueApiKey, ListPets } from '@petstore/core';
-import { FakeClock, InMemoryKeyStore, InMemoryPetRepository, InMemoryRateLimitStore } from '@petstore/core/testing';
+import { AdmitRequest, AuthenticateKey, CreatePet, CreatePetIdempotently, EnforceRateLimit, GetPet, IssueApiKey, ListPets } from '@petstore/core';
+import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository, InMemoryRateLimitStore } from '@petstore/core/testing';
 import Koa from 'koa';
 import { createPetsApi } from './createPetsApi.js';
 
@@ -17,6 +17,7 @@ describe('mounting the API in an existing Koa app', () => {
         {
           listPets: new ListPets(pets),
           createPet: new CreatePet(pets),
+          createPetIdempotently: new CreatePetIdempotently(pets, new InMemoryIdempotencyStore(), clock),
           getPet: new GetPet(pets, clock),
           admitRequest: new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(new InMemoryRateLimitStore(), clock)),
           clock,

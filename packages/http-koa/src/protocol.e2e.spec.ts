@@ -88,7 +88,7 @@ describe('HTTP protocol behaviour', () => {
       const response = await api.authed(key, 'GET', '/v1/pets', { headers: { Origin: 'https://shelter.example' } });
       expect(response.headers['access-control-allow-origin']).toBe('https://shelter.example');
       expect(response.headers['access-control-expose-headers']).toBe(
-        'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit-Policy,RateLimit,Retry-After,Link,Location,Deprecation,Sunset,X-Request-Id',
+        'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit-Policy,RateLimit,Retry-After,Link,Location,Deprecation,Sunset,X-Request-Id,Idempotent-Replayed',
       );
     });
 

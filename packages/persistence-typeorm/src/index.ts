@@ -4,5 +4,6 @@ export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } fro
 export { migrate, pingDatabase } from './migrate.js';
 export { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
+export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { translateDatabaseError } from './translateDatabaseError.js';
 export { migrations } from './migrations/index.js';

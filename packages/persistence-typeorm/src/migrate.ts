@@ -21,10 +21,31 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
   }
 }
 
-/** Throws ServiceUnavailableError unless the database answers a trivial query (for readiness checks). */
+interface SqliteConnection {
+  pragma(source: string, options?: { simple: boolean }): unknown;
+  exec(source: string): void;
+}
+
+/**
+ * Throws ServiceUnavailableError unless the database can serve (for readiness checks). On SQLite it also checks
+ * that a write could start now (no other process holds the lock), without waiting: reads alone succeed under WAL
+ * even while every write would time out.
+ */
 export async function pingDatabase(dataSource: DataSource): Promise<void> {
   try {
-    await dataSource.query('SELECT 1');
+    if (dialectOf(dataSource) === 'postgres') {
+      await dataSource.query('SELECT 1');
+      return;
+    }
+    const db = (dataSource.driver as unknown as { databaseConnection?: SqliteConnection }).databaseConnection;
+    if (!db) throw new Error('SQLite connection is not open');
+    const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 0');
+    try {
+      db.exec('BEGIN IMMEDIATE; ROLLBACK');
+    } finally {
+      db.pragma(`busy_timeout = ${busyTimeout}`);
+    }
   } catch (error) {
     translateDatabaseError(error);
   }

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '@petstore/core/testing';
-import { describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
+import { describeIdempotencyStoreContract, describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
 import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
+import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 }, 30_000);
 
 async function emptied(): Promise<DataSource> {
-  await dataSource.query('TRUNCATE "pets", "api_keys" RESTART IDENTITY');
+  await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys" RESTART IDENTITY');
   return dataSource;
 }
 
@@ -37,6 +38,7 @@ if (!available) {
 } else {
   describePetRepositoryContract('TypeOrmPetRepository on PostgreSQL 15', async () => ({ repository: new TypeOrmPetRepository(await emptied()) }));
   describeKeyStoreContract('TypeOrmKeyStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
+  describeIdempotencyStoreContract('TypeOrmIdempotencyStore on PostgreSQL 15', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
 
   describe('PostgreSQL', () => {
     it('runs migrations on an up-to-date database without doing anything', async () => {
@@ -52,7 +54,7 @@ if (!available) {
       const [a, b] = [createDataSource(url), createDataSource(url)];
       await Promise.all([a.initialize(), b.initialize()]);
       const applied = await Promise.all([migrate(a), migrate(b)]);
-      expect(applied.flat()).toEqual(['InitialSchema1763769600000']);
+      expect(applied.flat()).toEqual(['InitialSchema1763769600000', 'CreateIdempotencyKeys1763856000000']);
       await Promise.all([a.destroy(), b.destroy()]);
     });
 

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { anApiKey, aPetDraft } from '@petstore/core/testing';
-import { describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
+import { describeIdempotencyStoreContract, describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
 import { hashApiKeySecret } from '@petstore/core';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
+import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 
@@ -36,6 +37,10 @@ for (const [label, url] of [
     const dataSource = await open(url());
     return { store: new TypeOrmKeyStore(dataSource), close: () => dataSource.destroy() };
   });
+  describeIdempotencyStoreContract(`TypeOrmIdempotencyStore on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { store: new TypeOrmIdempotencyStore(dataSource), close: () => dataSource.destroy() };
+  });
 }
 
 describe('SQLite file', () => {
@@ -56,7 +61,7 @@ describe('SQLite file', () => {
   it('runs migrations on an empty database, then finds nothing left to do', async () => {
     const dataSource = createDataSource(`sqlite:${newFile()}`);
     await dataSource.initialize();
-    expect(await migrate(dataSource)).toEqual(['InitialSchema1763769600000']);
+    expect(await migrate(dataSource)).toEqual(['InitialSchema1763769600000', 'CreateIdempotencyKeys1763856000000']);
     expect(await migrate(dataSource)).toEqual([]);
     await dataSource.destroy();
   });

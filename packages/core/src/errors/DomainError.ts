@@ -5,6 +5,7 @@ import type { RateLimitedError } from './RateLimitedError.js';
 import type { KeyBannedError } from './KeyBannedError.js';
 import type { GoneError } from './GoneError.js';
 import type { ServiceUnavailableError } from './ServiceUnavailableError.js';
+import type { IdempotencyInProgressError, IdempotencyKeyReusedError } from './IdempotencyErrors.js';
 
 /** Every machine-readable code a domain error can carry; transports map each to a status once. */
 export type DomainErrorCode =
@@ -14,7 +15,9 @@ export type DomainErrorCode =
   | 'rate_limited'
   | 'key_banned'
   | 'gone'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'idempotency_key_reused'
+  | 'idempotency_in_progress';
 
 const BRAND = Symbol.for('petstore.DomainError');
 
@@ -44,4 +47,6 @@ export type AnyDomainError =
   | RateLimitedError
   | KeyBannedError
   | GoneError
-  | ServiceUnavailableError;
+  | ServiceUnavailableError
+  | IdempotencyKeyReusedError
+  | IdempotencyInProgressError;

@@ -1,11 +1,12 @@
 import Router from '@koa/router';
-import type { CreatePet, GetPet, ListPets } from '@petstore/core';
+import type { CreatePet, CreatePetIdempotently, GetPet, ListPets } from '@petstore/core';
 import { jsonBody } from '../middleware/jsonBody.js';
 import { serializePet, serializePets } from '../serializers.js';
 
 export interface PetsRoutesDeps {
   listPets: ListPets;
   createPet: CreatePet;
+  createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
   /** Absolute base of the API as clients reach it, ending in the version: `https://api.example.com/v1`. */
   publicBaseUrl: string;
@@ -34,7 +35,15 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
   });
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
-    const pet = await deps.createPet.execute(ctx.request.body);
+    const idempotencyKey = ctx.headers['idempotency-key'];
+    let pet;
+    if (idempotencyKey === undefined) {
+      pet = await deps.createPet.execute(ctx.request.body);
+    } else {
+      const result = await deps.createPetIdempotently.execute({ body: ctx.request.body, scope: String(ctx.state['keyId']), idempotencyKey: String(idempotencyKey) });
+      pet = result.pet;
+      if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    }
     ctx.status = 201;
     ctx.set('Location', `${deps.publicBaseUrl}/pets/${pet.id}`);
     ctx.type = 'application/json';

@@ -4,6 +4,7 @@ import {
   AdmitRequest,
   AuthenticateKey,
   CreatePet,
+  CreatePetIdempotently,
   EnforceRateLimit,
   GetPet,
   IssueApiKey,
@@ -12,7 +13,7 @@ import {
   type Plan,
   type PetRepository,
 } from '@petstore/core';
-import { FakeClock, InMemoryKeyStore, InMemoryPetRepository, InMemoryRateLimitStore } from '@petstore/core/testing';
+import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository, InMemoryRateLimitStore } from '@petstore/core/testing';
 import { createHttpApp, type HttpAppOptions } from '../createHttpApp.js';
 import { createOpenApiDocument } from '../openapi.js';
 import { OpenApiResponseChecker } from './openApiResponses.js';
@@ -69,6 +70,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     const deps = {
       listPets: new ListPets(repository),
       createPet: new CreatePet(repository),
+      createPetIdempotently: new CreatePetIdempotently(repository, new InMemoryIdempotencyStore(), clock),
       getPet: new GetPet(repository, clock),
       admitRequest: new AdmitRequest(new AuthenticateKey(keys), enforce, options.failedAuthPerMinute),
       clock,

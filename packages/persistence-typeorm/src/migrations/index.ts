@@ -1,4 +1,5 @@
+import { CreateIdempotencyKeys1763856000000 } from './CreateIdempotencyKeys1763856000000.js';
 import { InitialSchema1763769600000 } from './InitialSchema1763769600000.js';
 
 /** Every migration, oldest first. */
-export const migrations = [InitialSchema1763769600000];
+export const migrations = [InitialSchema1763769600000, CreateIdempotencyKeys1763856000000];

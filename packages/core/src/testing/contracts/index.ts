@@ -2,3 +2,4 @@
 export { describePetRepositoryContract, type PetRepositoryHarness } from './PetRepositoryContract.js';
 export { describeKeyStoreContract, type KeyStoreHarness } from './KeyStoreContract.js';
 export { describeRateLimitStoreContract, type RateLimitStoreHarness } from './RateLimitStoreContract.js';
+export { describeIdempotencyStoreContract, type IdempotencyStoreHarness } from './IdempotencyStoreContract.js';

@@ -1,0 +1,197 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
+import Database from 'better-sqlite3';
+import { runCliProcess, spawnServer, type ServerProcess } from './testing/processes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const newDatabase = () => join(dir, `faults-${++files}.db`);
+const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
+const post = (server: ServerProcess, key: string, name: string) =>
+  fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+const readyz = (server: ServerProcess) => fetch(server.url.replace(/\/v1$/, '/readyz'));
+
+async function enterpriseKey(databaseUrl: string): Promise<string> {
+  return (await runCliProcess(['keys', 'create', '--plan', 'enterprise', '--per-minute', '100000000', '--per-day', '100000000'], { DATABASE_URL: databaseUrl })).stdout.trim();
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('SQLite locked by another process past the busy timeout', () => {
+  it('answers 503 with Retry-After and says 503 on /readyz, then resumes by itself', async () => {
+    const path = newDatabase();
+    const key = await enterpriseKey(`sqlite:${path}`);
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${path}`, DATABASE_TIMEOUT_MS: '300', NODE_ENV: 'production' });
+    expect((await post(server, key, 'before')).status).toBe(201);
+    const locker = new Database(path);
+    locker.exec('BEGIN EXCLUSIVE');
+    try {
+      const locked = await post(server, key, 'during');
+      expect(locked.status).toBe(503);
+      expect(await locked.json()).toEqual({ code: 'service_unavailable', status: 503, message: expect.stringContaining('database') });
+      expect(locked.headers.get('retry-after')).toBe('5');
+      expect((await readyz(server)).status).toBe(503);
+      expect((await fetch(`${server.url}/pets`, { headers: auth(key) })).status).toBe(200); // reads go on under WAL
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect((await post(server, key, 'after')).status).toBe(201);
+    expect((await readyz(server)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+    await server.stop();
+  }, 30_000);
+});
+
+(postgresBinDir() !== null || process.env['CI'] ? describe : describe.skip)('PostgreSQL stopped mid-run', () => {
+  let postgres: RunningPostgres | null;
+  beforeAll(async () => {
+    postgres = await startPostgresForTests();
+  }, 60_000);
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+
+  it('answers 503 with Retry-After while it is down, /readyz 503, and recovers when it returns', async () => {
+    const key = await enterpriseKey(postgres!.url);
+    const server = await spawnServer({ DATABASE_URL: postgres!.url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
+    expect((await post(server, key, 'before')).status).toBe(201);
+    await postgres!.pause();
+    try {
+      const down = await fetch(`${server.url}/pets`, { headers: auth(key) });
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect((await post(server, key, 'during')).status).toBe(503);
+      expect((await readyz(server)).status).toBe(503);
+    } finally {
+      await postgres!.start();
+    }
+    await eventually(async () => (await fetch(`${server.url}/pets`, { headers: auth(key) })).status === 200);
+    expect((await post(server, key, 'after')).status).toBe(201);
+    expect((await readyz(server)).status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+    await server.stop();
+  }, 60_000);
+});
+
+describe('crash durability', () => {
+  it('keeps every pet whose 201 reached the client, once each, when the server is SIGKILLed mid-stream', async () => {
+    const path = newDatabase();
+    const key = await enterpriseKey(`sqlite:${path}`);
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    const acknowledged = new Map<number, string>();
+    let n = 0;
+    let killed = false;
+    const writer = async () => {
+      while (!killed) {
+        const name = `durable ${n++}`;
+        try {
+          const response = await post(server, key, name);
+          if (response.status === 201) acknowledged.set(((await response.json()) as { id: number }).id, name);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, writer);
+    await eventually(async () => acknowledged.size >= 200);
+    killed = true;
+    server.child.kill('SIGKILL');
+    await Promise.all(writers);
+
+    const restarted = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    const stored: { id: number; name: string }[] = [];
+    let next: string | null = `${restarted.url}/pets?limit=100`;
+    while (next) {
+      const response: Response = await fetch(next, { headers: auth(key) });
+      stored.push(...((await response.json()) as { id: number; name: string }[]));
+      const link = response.headers.get('link');
+      next = link ? `${restarted.url}/pets${new URL(/<([^>]+)>/.exec(link)![1]!).search}` : null;
+    }
+    const byId = new Map(stored.map((p) => [p.id, p.name]));
+    for (const [id, name] of acknowledged) expect(byId.get(id)).toBe(name);
+    expect(new Set(stored.map((p) => p.name)).size).toBe(stored.length);
+    await restarted.stop();
+  }, 60_000);
+});
+
+describe('slow and idle clients', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await spawnServer({ DATABASE_URL: `sqlite:${newDatabase()}`, HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', NODE_ENV: 'production' });
+  }, 30_000);
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  const port = () => Number(new URL(server.url).port);
+
+  it('cuts off a client that sends its headers one byte at a time, with a JSON 408', async () => {
+    const socket = connect(port(), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    const started = Date.now();
+    const request = 'GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nX-Slow: ' + 'a'.repeat(100);
+    let i = 0;
+    const drip = setInterval(() => {
+      if (!socket.destroyed && i < request.length) socket.write(request[i++]!);
+    }, 250);
+    const closedAt = await closed;
+    clearInterval(drip);
+    expect(closedAt - started).toBeLessThan(5_000);
+    expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+    expect(received).toContain('{"code":"request_timeout","message":"The request did not arrive in time.","status":408}');
+  }, 15_000);
+
+  it('keeps serving others while 300 idle connections are open', async () => {
+    const idle: Socket[] = await Promise.all(
+      Array.from({ length: 300 }, () => new Promise<Socket>((resolve) => { const s = connect(port(), '127.0.0.1', () => resolve(s)); s.on('error', () => undefined); })),
+    );
+    const started = Date.now();
+    const response = await fetch(server.url.replace(/\/v1$/, '/livez'));
+    expect(response.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    for (const socket of idle) socket.destroy();
+  }, 15_000);
+
+  it('answers oversized headers with a JSON 431', async () => {
+    const response = await new Promise<string>((resolve) => {
+      const socket = connect(port(), '127.0.0.1', () => socket.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+    });
+    expect(response).toMatch(/^HTTP\/1\.1 431 /);
+    expect(response).toContain('"code":"request_header_too_large"');
+  });
+});
+
+describe('secrets at rest', () => {
+  it('stores only hashes of API keys: the database files never contain a secret', async () => {
+    const path = newDatabase();
+    const secrets = [await enterpriseKey(`sqlite:${path}`)];
+    for (const plan of ['free', 'pro']) secrets.push((await runCliProcess(['keys', 'create', '--plan', plan], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());
+    const id = /(key_[0-9a-f]{16})/.exec((await runCliProcess(['keys', 'list'], { DATABASE_URL: `sqlite:${path}` })).stdout)![1]!;
+    secrets.push((await runCliProcess(['keys', 'rotate', id], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());
+    const bytes = [path, `${path}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+    expect(bytes.length).toBeGreaterThan(0);
+    for (const secret of secrets) {
+      expect(secret).toMatch(/^pst_/);
+      expect(bytes.includes(secret)).toBe(false);
+      expect(bytes.includes(secret.slice(4))).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERROR_STATUS, type ErrorCode } from './errorStatus.js';
+
+const ANSWERS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ['request_header_too_large', 'The request headers are too large (16 KiB at most).'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time.'],
+};
+
+/**
+ * For `server.on('clientError', ...)`: requests Node rejects before any middleware runs (malformed HTTP, headers
+ * over 16 KiB, a client too slow to send them) still get the Error body as JSON, then the connection closes.
+ */
+export function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [code, message] = ANSWERS[error.code ?? ''] ?? ['bad_request', 'The request is not valid HTTP/1.1.'];
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify({ code, message, status });
+  // An answer to HEAD carries no body (its Content-Length still describes the one a GET would get).
+  const head = error.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
+}

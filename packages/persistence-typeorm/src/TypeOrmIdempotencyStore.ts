@@ -1,0 +1,69 @@
+import type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore, Pet } from '@petstore/core';
+import type { DataSource } from 'typeorm';
+import { dialectOf } from './createDataSource.js';
+import { translateDatabaseError } from './translateDatabaseError.js';
+
+function statementsFor(p: (n: number) => string) {
+  return {
+    // One atomic statement: insert the claim, or take over a row that has expired or whose claimant went silent.
+    claim:
+      `INSERT INTO "idempotency_keys" ("scope", "key", "fingerprint", "pet_json", "claimed_at_ms", "expires_at_ms") ` +
+      `VALUES (${p(1)}, ${p(2)}, ${p(3)}, NULL, ${p(4)}, ${p(5)}) ` +
+      `ON CONFLICT ("scope", "key") DO UPDATE SET "fingerprint" = excluded."fingerprint", "pet_json" = NULL, ` +
+      `"claimed_at_ms" = excluded."claimed_at_ms", "expires_at_ms" = excluded."expires_at_ms" ` +
+      `WHERE "idempotency_keys"."expires_at_ms" <= ${p(4)} OR ("idempotency_keys"."pet_json" IS NULL AND "idempotency_keys"."claimed_at_ms" < ${p(6)}) ` +
+      `RETURNING "scope"`,
+    find: `SELECT "fingerprint", "pet_json" FROM "idempotency_keys" WHERE "scope" = ${p(1)} AND "key" = ${p(2)}`,
+    complete: `UPDATE "idempotency_keys" SET "pet_json" = ${p(1)} WHERE "scope" = ${p(2)} AND "key" = ${p(3)}`,
+    release: `DELETE FROM "idempotency_keys" WHERE "scope" = ${p(1)} AND "key" = ${p(2)}`,
+    purge: `DELETE FROM "idempotency_keys" WHERE "expires_at_ms" <= ${p(1)} RETURNING "scope"`,
+  };
+}
+
+/** IdempotencyStore in the service's database (SQLite or PostgreSQL), so it holds across restarts and instances. */
+export class TypeOrmIdempotencyStore implements IdempotencyStore {
+  private readonly sql: ReturnType<typeof statementsFor>;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.sql = statementsFor(dialectOf(dataSource) === 'postgres' ? (n) => `$${n}` : () => '?');
+  }
+
+  async claim({ scope, key, fingerprint, now, expiresAt, staleAfter }: IdempotencyClaim): Promise<IdempotencyOutcome> {
+    const postgres = dialectOf(this.dataSource) === 'postgres';
+    // SQLite numbers its `?` placeholders by position, so repeated values are passed again.
+    const claimed = await this.query<unknown>(
+      this.sql.claim,
+      postgres ? [scope, key, fingerprint, now, expiresAt, staleAfter] : [scope, key, fingerprint, now, expiresAt, now, staleAfter],
+    );
+    if (claimed.length > 0) return { state: 'claimed' };
+    const [row] = await this.query<{ fingerprint: string; pet_json: string | null }>(this.sql.find, [scope, key]);
+    // Gone between the two statements (released by its claimant): the caller simply tries again.
+    if (!row) return { state: 'in_progress' };
+    if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
+    return row.pet_json === null ? { state: 'in_progress' } : { state: 'completed', pet: JSON.parse(row.pet_json) as Pet };
+  }
+
+  async complete(scope: string, key: string, pet: Pet): Promise<void> {
+    await this.query(this.sql.complete, [JSON.stringify(pet), scope, key]);
+  }
+
+  async release(scope: string, key: string): Promise<void> {
+    await this.query(this.sql.release, [scope, key]);
+  }
+
+  async purgeExpired(now: number): Promise<number> {
+    return (await this.query(this.sql.purge, [now])).length;
+  }
+
+  /** The rows a statement returned (its RETURNING rows for writes), the same way on both databases. */
+  private async query<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return ((await runner.query(sql, parameters, true)) as { records?: Row[] }).records ?? [];
+    } catch (error) {
+      translateDatabaseError(error);
+    } finally {
+      await runner.release();
+    }
+  }
+}
