@@ -166,16 +166,32 @@ describe('slow and idle clients', () => {
     for (const socket of idle) socket.destroy();
   }, 15_000);
 
-  it('answers oversized headers with a JSON 431', async () => {
-    const response = await new Promise<string>((resolve) => {
-      const socket = connect(port(), '127.0.0.1', () => socket.write(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`));
+  const rawExchange = (request: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(port(), '127.0.0.1', () => socket.write(request));
       let text = '';
       socket.on('data', (chunk) => (text += chunk.toString()));
       socket.on('close', () => resolve(text));
       socket.on('error', () => resolve(text));
     });
+
+  it('answers oversized headers with a JSON 431', async () => {
+    const response = await rawExchange(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
     expect(response).toMatch(/^HTTP\/1\.1 431 /);
     expect(response).toContain('"code":"request_header_too_large"');
+  });
+
+  // Found by the fuzz test (seed 20261122): a body after the headers of an answer to HEAD breaks HTTP clients.
+  it('answers oversized headers on HEAD without a body', async () => {
+    const response = await rawExchange(`HEAD /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    expect(response).toMatch(/^HTTP\/1\.1 431 /);
+    expect(response.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('answers malformed HTTP with a JSON 400', async () => {
+    const response = await rawExchange('GARBAGE\r\n\r\n');
+    expect(response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(response).toContain('{"code":"bad_request","message":"The request is not valid HTTP/1.1.","status":400}');
   });
 });
 
