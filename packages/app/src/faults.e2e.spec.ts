@@ -5,20 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
 import Database from 'better-sqlite3';
+import { auth, enterpriseKey, listAllPets, postPet as post } from './testing/api.js';
 import { runCliProcess, spawnServer, type ServerProcess } from './testing/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 const newDatabase = () => join(dir, `faults-${++files}.db`);
-const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-const post = (server: ServerProcess, key: string, name: string) =>
-  fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
 const readyz = (server: ServerProcess) => fetch(server.url.replace(/\/v1$/, '/readyz'));
-
-async function enterpriseKey(databaseUrl: string): Promise<string> {
-  return (await runCliProcess(['keys', 'create', '--plan', 'enterprise', '--per-minute', '100000000', '--per-day', '100000000'], { DATABASE_URL: databaseUrl })).stdout.trim();
-}
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -111,14 +105,7 @@ describe('crash durability', () => {
     await Promise.all(writers);
 
     const restarted = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
-    const stored: { id: number; name: string }[] = [];
-    let next: string | null = `${restarted.url}/pets?limit=100`;
-    while (next) {
-      const response: Response = await fetch(next, { headers: auth(key) });
-      stored.push(...((await response.json()) as { id: number; name: string }[]));
-      const link = response.headers.get('link');
-      next = link ? `${restarted.url}/pets${new URL(/<([^>]+)>/.exec(link)![1]!).search}` : null;
-    }
+    const stored = await listAllPets(restarted, key);
     const byId = new Map(stored.map((p) => [p.id, p.name]));
     for (const [id, name] of acknowledged) expect(byId.get(id)).toBe(name);
     expect(new Set(stored.map((p) => p.name)).size).toBe(stored.length);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
+import { listAllPets } from './testing/api.js';
 import { runCliProcess, spawnServer, type ServerProcess } from './testing/processes.js';
 
 /**
@@ -110,17 +111,7 @@ describe(`fuzzing the real server (${RUNS} requests, seed ${SEED})`, () => {
     await server?.stop();
   });
 
-  async function countPets(): Promise<number> {
-    let count = 0;
-    let next: string | null = `${server.url}/pets?limit=100`;
-    while (next) {
-      const response: Response = await fetch(next, { headers: { Authorization: `Bearer ${key}` } });
-      count += ((await response.json()) as unknown[]).length;
-      const link = response.headers.get('link');
-      next = link ? `${server.url}/pets${new URL(/<([^>]+)>/.exec(link)![1]!).search}` : null;
-    }
-    return count;
-  }
+  const countPets = async () => (await listAllPets(server, key)).length;
 
   it('never answers 5xx, always with the exact Error shape, and stores nothing for a 4xx', async () => {
     const origin = server.url.replace(/\/v1$/, '');

@@ -3,36 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
+import { auth, enterpriseKey, listAllPets, postPet } from './testing/api.js';
 import { runCliProcess, runProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from './testing/processes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let databases = 0;
 const newSqliteUrl = () => `sqlite:${join(dir, `db-${++databases}`, 'petstore.db')}`;
-
-const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
-
-async function createPet(server: ServerProcess, key: string, name: string) {
-  return fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
-}
-
-async function allPets(server: ServerProcess, key: string): Promise<{ id: number; name: string }[]> {
-  let pets: { id: number; name: string }[] = [];
-  let next: string | null = `${server.url}/pets?limit=100`;
-  while (next) {
-    const response: Response = await fetch(next, { headers: auth(key) });
-    pets = pets.concat((await response.json()) as { id: number; name: string }[]);
-    const link = response.headers.get('link');
-    next = link ? `${server.url}/pets${new URL(/<([^>]+)>/.exec(link)![1]!).search}` : null;
-  }
-  return pets;
-}
-
-async function enterpriseKey(databaseUrl: string): Promise<string> {
-  const created = await runCliProcess(['keys', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-day', '100000000'], { DATABASE_URL: databaseUrl });
-  expect(created.code).toBe(0);
-  return created.stdout.trim();
-}
 
 describe('the built server on SQLite', () => {
   const databaseUrl = newSqliteUrl();
@@ -65,7 +42,7 @@ describe('the built server on SQLite', () => {
 
   it('creates, lists and gets pets, and refuses a request without a key', async () => {
     const key = server.firstRunKey!;
-    const created = await createPet(server, key, 'Rex');
+    const created = await postPet(server, key, 'Rex');
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
     expect(created.headers.get('location')).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
@@ -125,12 +102,12 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     const first = await spawnServer({ DATABASE_URL: databaseUrl });
     const key = first.firstRunKey!;
     const ids: number[] = [];
-    for (const name of ['Rex', 'Max', 'Bella']) ids.push(((await (await createPet(first, key, name)).json()) as { id: number }).id);
+    for (const name of ['Rex', 'Max', 'Bella']) ids.push(((await (await postPet(first, key, name)).json()) as { id: number }).id);
     expect(await first.stop('SIGTERM')).toBe(0);
 
     const second = await spawnServer({ DATABASE_URL: databaseUrl });
     expect(second.firstRunKey).toBeNull();
-    expect((await allPets(second, key)).map((p) => p.id)).toEqual(ids);
+    expect((await listAllPets(second, key)).map((p) => p.id)).toEqual(ids);
     await second.stop();
   }, 30_000);
 
@@ -144,7 +121,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     const client = async (n: number) => {
       for (let i = 0; !stopping || i < 1; i++) {
         try {
-          const response = await createPet(server, key, `load ${n}-${i}`);
+          const response = await postPet(server, key, `load ${n}-${i}`);
           if (response.status === 201) acknowledged.push(((await response.json()) as { id: number }).id);
           else failures.push(`status ${response.status}`);
         } catch (error) {
@@ -165,7 +142,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     expect(acknowledged.length).toBeGreaterThan(20);
 
     const restarted = await spawnServer({ DATABASE_URL: databaseUrl });
-    const stored = new Set((await allPets(restarted, key)).map((p) => p.id));
+    const stored = new Set((await listAllPets(restarted, key)).map((p) => p.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     await restarted.stop();
   }, 60_000);
@@ -202,7 +179,7 @@ const postgresAvailable = postgresBinDir() !== null || Boolean(process.env['CI']
     const first = await spawnServer({ DATABASE_URL: databaseUrl });
     const key = first.firstRunKey!;
     expect(key).toMatch(/^pst_/);
-    const created = await createPet(first, key, 'Rex');
+    const created = await postPet(first, key, 'Rex');
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
     expect((await fetch(`${first.url}/pets/${pet.id}`, { headers: auth(key) })).status).toBe(200);
@@ -211,7 +188,7 @@ const postgresAvailable = postgresBinDir() !== null || Boolean(process.env['CI']
 
     const second = await spawnServer({ DATABASE_URL: databaseUrl });
     expect(second.firstRunKey).toBeNull();
-    expect(await allPets(second, key)).toEqual([{ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' }]);
+    expect(await listAllPets(second, key)).toEqual([{ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' }]);
     const proKey = (await runCliProcess(['keys', 'create', '--plan', 'pro'], { DATABASE_URL: databaseUrl })).stdout.trim();
     expect((await fetch(`${second.url}/pets`, { headers: auth(proKey) })).headers.get('x-ratelimit-limit')).toBe('300');
     await second.stop();

@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './databaseUrl.js';
 import { migrations } from './migrations/index.js';
 import { ApiKeySchema } from './schemas/ApiKeySchema.js';
-import { PetSchema } from './schemas/PetSchema.js';
 
 export interface DataSourceSettings {
   /** Milliseconds a statement may wait for a lock (SQLite busy timeout) or run (PostgreSQL statement_timeout). */
@@ -22,7 +21,7 @@ export interface DataSourceSettings {
 export function createDataSource(databaseUrl: string, settings: DataSourceSettings = {}): DataSource {
   const target = parseDatabaseUrl(databaseUrl);
   const timeout = settings.statementTimeoutMs ?? 5_000;
-  const common = { entities: [PetSchema, ApiKeySchema], migrations, synchronize: false, logging: false };
+  const common = { entities: [ApiKeySchema], migrations, synchronize: false, logging: false };
 
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
