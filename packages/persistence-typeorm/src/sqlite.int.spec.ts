@@ -61,7 +61,7 @@ describe('SQLite file', () => {
   it('runs migrations on an empty database, then finds nothing left to do', async () => {
     const dataSource = createDataSource(`sqlite:${newFile()}`);
     await dataSource.initialize();
-    expect(await migrate(dataSource)).toEqual(['InitialSchema1763769600000', 'CreateIdempotencyKeys1763856000000']);
+    expect(await migrate(dataSource)).toEqual(['InitialSchema1763769600000', 'CreateIdempotencyKeys1763856000000', 'CoveringStatusIndex1763942400000']);
     expect(await migrate(dataSource)).toEqual([]);
     await dataSource.destroy();
   });
@@ -86,11 +86,11 @@ describe('SQLite file', () => {
     await dataSource.destroy();
   });
 
-  it('serves listing from the indexes: the (status, id) index and the primary key, no table sort', async () => {
+  it('serves listing from the indexes: the covering (status, id) index and the primary key, no table sort', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
     const plan = async (sql: string) => ((await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`)) as { detail: string }[]).map((r) => r.detail).join(' | ');
     const byStatus = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT 21`);
-    expect(byStatus).toMatch(/SEARCH pets USING INDEX idx_pets_status_id \(status=\? AND (id|rowid)>\?\)/);
+    expect(byStatus).toMatch(/SEARCH pets USING COVERING INDEX idx_pets_status_id \(status=\? AND (id|rowid)>\?\)/);
     expect(byStatus).not.toMatch(/TEMP B-TREE/);
     const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > 5 ORDER BY "id" LIMIT 21`);
     expect(all).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid>\?\)/);
