@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +21,13 @@ export function postgresBinDir(): string | null {
   if (fromEnv && existsSync(join(fromEnv, 'postgres'))) return fromEnv;
   try {
     const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-    return existsSync(join(dir, 'postgres')) ? dir : null;
+    if (existsSync(join(dir, 'postgres'))) return dir;
   } catch {
-    return null;
+    // pg_config is not on the PATH: look where Debian installs the server
   }
+  const debian = '/usr/lib/postgresql';
+  const versions = existsSync(debian) ? readdirSync(debian).sort((a, b) => Number(b) - Number(a)) : [];
+  return versions.map((v) => join(debian, v, 'bin')).find((dir) => existsSync(join(dir, 'postgres'))) ?? null;
 }
 
 export async function freePort(): Promise<number> {
