@@ -90,8 +90,9 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     ...corsMiddleware,
     async function gate(ctx, next) {
       if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, done);
-      // OPTIONS only describes a route (preflight or `Allow`): it needs no key and consumes no quota.
-      return ctx.method === 'OPTIONS' ? next() : admit(ctx, next);
+      // OPTIONS only describes a route (preflight or `Allow`): without credentials it needs no key and consumes no
+      // quota; with a key it is counted like any request and carries the rate-limit headers.
+      return ctx.method === 'OPTIONS' && ctx.get('Authorization') === '' ? next() : admit(ctx, next);
     },
     router.routes() as Middleware,
     routeFallback(router),

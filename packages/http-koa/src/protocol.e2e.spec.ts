@@ -45,6 +45,14 @@ describe('HTTP protocol behaviour', () => {
       expect(pets.status).toBe(204);
       expect(pets.headers['allow']).toBe('HEAD, GET, POST, OPTIONS');
       expect((await api.request('OPTIONS', '/v1/pets/1')).headers['allow']).toBe('HEAD, GET, OPTIONS');
+      expect(pets.headers['x-ratelimit-limit']).toBeUndefined();
+    });
+
+    it('counts OPTIONS with a key like any request, with the rate-limit headers', async () => {
+      const response = await api.authed(key, 'OPTIONS', '/v1/pets');
+      expect(response.status).toBe(204);
+      expect(response.headers).toMatchObject({ allow: 'HEAD, GET, POST, OPTIONS', 'x-ratelimit-remaining': expect.any(String) });
+      expect((await api.request('OPTIONS', '/v1/pets', { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
     });
 
     it.each(['DELETE', 'PUT', 'PATCH'])('answers %s on a known route with 405 and Allow', async (method) => {
