@@ -81,7 +81,10 @@ export async function startServer(config: Config, container: Container = createC
         res.writeHead(404).end();
         return;
       }
-      void metrics.registry.metrics().then((text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text));
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
     });
     metricsPort = await listen(metricsServer, config.metricsPort, config.host);
   }
