@@ -23,17 +23,18 @@ function statementsFor(p: (n: number) => string) {
 /** IdempotencyStore in the service's database (SQLite or PostgreSQL), so it holds across restarts and instances. */
 export class TypeOrmIdempotencyStore implements IdempotencyStore {
   private readonly sql: ReturnType<typeof statementsFor>;
+  private readonly postgres: boolean;
 
   constructor(private readonly dataSource: DataSource) {
-    this.sql = statementsFor(dialectOf(dataSource) === 'postgres' ? (n) => `$${n}` : () => '?');
+    this.postgres = dialectOf(dataSource) === 'postgres';
+    this.sql = statementsFor(this.postgres ? (n) => `$${n}` : () => '?');
   }
 
   async claim({ scope, key, fingerprint, now, expiresAt, staleAfter }: IdempotencyClaim): Promise<IdempotencyOutcome> {
-    const postgres = dialectOf(this.dataSource) === 'postgres';
     // SQLite numbers its `?` placeholders by position, so repeated values are passed again.
     const claimed = await this.query<unknown>(
       this.sql.claim,
-      postgres ? [scope, key, fingerprint, now, expiresAt, staleAfter] : [scope, key, fingerprint, now, expiresAt, now, staleAfter],
+      this.postgres ? [scope, key, fingerprint, now, expiresAt, staleAfter] : [scope, key, fingerprint, now, expiresAt, now, staleAfter],
     );
     if (claimed.length > 0) return { state: 'claimed' };
     const [row] = await this.query<{ fingerprint: string; pet_json: string | null }>(this.sql.find, [scope, key]);
