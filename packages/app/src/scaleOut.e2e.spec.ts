@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { postgresBinDir, startPostgresForTests, type RunningPostgres } from '@petstore/test-support';
 import { redisServerBinary, startRedisForTests, type RunningRedis } from '@petstore/test-support';
-import { auth } from './testing/api.js';
+import { auth, awayFromMinuteEnd } from './testing/api.js';
 import { runCliProcess, spawnServer, type ServerProcess } from './testing/processes.js';
 
 const available = (postgresBinDir() !== null && redisServerBinary() !== null) || Boolean(process.env['CI']);
-
-/** Waits until at least `seconds` remain in the current UTC minute, so a burst stays inside one window. */
-async function awayFromMinuteEnd(seconds: number): Promise<void> {
-  const left = 60 - (Date.now() / 1000) % 60;
-  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 50));
-}
 
 (available ? describe : describe.skip)('several instances sharing PostgreSQL and Redis', () => {
   let postgres: RunningPostgres | null;

@@ -34,3 +34,9 @@ export async function enterpriseKey(databaseUrl: string): Promise<string> {
   expect(created.code).toBe(0);
   return created.stdout.trim();
 }
+
+/** Waits until at least `seconds` remain in the current UTC minute, so a burst stays inside one rate-limit window. */
+export async function awayFromMinuteEnd(seconds: number): Promise<void> {
+  const left = 60 - ((Date.now() / 1000) % 60);
+  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 50));
+}
