@@ -7,18 +7,17 @@ import { TOKENS } from './tokens.js';
 describe('createContainer', () => {
   it('wires the use cases to the configured adapters, resolved once', async () => {
     const container = createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }));
-    const createPet = await container.getAsync(TOKENS.CreatePet);
-    const listPets = await container.getAsync(TOKENS.ListPets);
-    await createPet.execute({ name: 'Rex', categoryId: 1 });
-    expect((await listPets.execute({})).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
-    expect(await container.getAsync(TOKENS.ListPets)).toBe(listPets);
+    const store = await container.getAsync(TOKENS.PetStore);
+    await store.createPet.execute({ name: 'Rex', categoryId: 1 });
+    expect((await store.listPets.execute({})).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+    expect(await container.getAsync(TOKENS.PetStore)).toBe(store);
     for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
   });
 
   it('lets an embedder or a test rebind a port before first use', async () => {
     const container = createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }));
     container.rebind(TOKENS.Clock).toConstantValue(new FakeClock('2031-01-01T00:00:00Z'));
-    const getPet = await container.getAsync(TOKENS.GetPet);
+    const { getPet } = await container.getAsync(TOKENS.PetStore);
     await expect(getPet.execute('1')).rejects.toMatchObject({ code: 'gone' });
     for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
   });

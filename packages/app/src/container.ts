@@ -1,22 +1,14 @@
 import 'reflect-metadata';
 import {
-  AdmitRequest,
-  AuthenticateKey,
   CachingKeyStore,
-  CreatePet,
-  CreatePetIdempotently,
-  EnforceRateLimit,
-  GetPet,
+  createPetStore,
   InMemoryRateLimitStore,
-  IssueApiKey,
-  ListApiKeys,
-  ListPets,
-  RevokeApiKey,
-  RotateApiKey,
+  SystemClock,
   type Clock,
   type IdempotencyStore,
   type KeyStore,
   type PetRepository,
+  type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
 import { createHttpApp } from '@petstore/http-koa';
@@ -30,17 +22,14 @@ import {
   TypeOrmPetRepository,
   type DataSource,
 } from '@petstore/persistence-typeorm';
-import { Container, ContainerModule } from 'inversify';
+import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 import { Metrics } from './metrics.js';
-import { SystemClock } from './SystemClock.js';
 import { TOKENS, type ReadinessCheck } from './tokens.js';
-
 
 function basicsModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.Config).toConstantValue(config);
     // Asynchronous writes: under load, log lines are batched into few write calls instead of one each.
     bind(TOKENS.Logger).toConstantValue(pino({ level: config.logLevel, base: { service: 'petstore' } }, pino.destination({ dest: 1, sync: false })));
     bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
@@ -73,6 +62,8 @@ function persistenceModule(config: Config): ContainerModule {
   });
 }
 
+const REDIS_RATE_LIMIT_STORE: ServiceIdentifier<RedisRateLimitStore> = Symbol.for('petstore.RedisRateLimitStore');
+
 /** In-process counters for one instance; Redis (REDIS_URL) when several instances must share them. */
 function rateLimitModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -94,56 +85,37 @@ function rateLimitModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    bind(TOKENS.RateLimitStore).toResolvedValue((redis: RedisClient) => new RedisRateLimitStore(redis), [TOKENS.Redis]);
-    bind(TOKENS.ReadinessChecks).toResolvedValue((redis: RedisClient) => () => new RedisRateLimitStore(redis).ping(), [TOKENS.Redis]);
+    bind(REDIS_RATE_LIMIT_STORE).toResolvedValue((redis: RedisClient) => new RedisRateLimitStore(redis), [TOKENS.Redis]);
+    bind(TOKENS.RateLimitStore).toService(REDIS_RATE_LIMIT_STORE);
+    bind(TOKENS.ReadinessChecks).toResolvedValue((store: RedisRateLimitStore) => () => store.ping(), [REDIS_RATE_LIMIT_STORE]);
     bind(TOKENS.Closers).toResolvedValue((redis: RedisClient) => async () => void (await redis.quit().catch(() => redis.disconnect())), [TOKENS.Redis]);
   });
 }
 
+/** Every use case, assembled by core from the ports bound above and the configured rules. */
 function useCasesModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bind(TOKENS.ListPets).toResolvedValue((pets: PetRepository) => new ListPets(pets), [TOKENS.PetRepository]);
-    bind(TOKENS.CreatePet).toResolvedValue((pets: PetRepository) => new CreatePet(pets), [TOKENS.PetRepository]);
-    bind(TOKENS.CreatePetIdempotently).toResolvedValue(
-      (pets: PetRepository, store: IdempotencyStore, clock: Clock) => new CreatePetIdempotently(pets, store, clock),
-      [TOKENS.PetRepository, TOKENS.IdempotencyStore, TOKENS.Clock],
+    bind(TOKENS.PetStore).toResolvedValue(
+      (pets: PetRepository, keys: KeyStore, rateLimits: RateLimitStore, idempotency: IdempotencyStore, clock: Clock) =>
+        createPetStore({ pets, keys, rateLimits, idempotency, clock }, { ban: config.ban, failedAuthPerMinute: config.failedAuthPerMinute }),
+      [TOKENS.PetRepository, TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.IdempotencyStore, TOKENS.Clock],
     );
-    bind(TOKENS.GetPet).toResolvedValue((pets: PetRepository, clock: Clock) => new GetPet(pets, clock), [TOKENS.PetRepository, TOKENS.Clock]);
-    bind(TOKENS.AdmitRequest).toResolvedValue(
-      (keys: KeyStore, store: RateLimitStore, clock: Clock) =>
-        new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(store, clock, config.ban), config.failedAuthPerMinute),
-      [TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.Clock],
-    );
-    bind(TOKENS.IssueApiKey).toResolvedValue((keys: KeyStore, clock: Clock) => new IssueApiKey(keys, clock), [TOKENS.KeyStore, TOKENS.Clock]);
-    bind(TOKENS.ListApiKeys).toResolvedValue((keys: KeyStore) => new ListApiKeys(keys), [TOKENS.KeyStore]);
-    bind(TOKENS.RevokeApiKey).toResolvedValue((keys: KeyStore, clock: Clock) => new RevokeApiKey(keys, clock), [TOKENS.KeyStore, TOKENS.Clock]);
-    bind(TOKENS.RotateApiKey).toResolvedValue((keys: KeyStore) => new RotateApiKey(keys), [TOKENS.KeyStore]);
   });
 }
 
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.HttpApp).toResolvedValue(
-      (
-        listPets: ListPets,
-        createPet: CreatePet,
-        createPetIdempotently: CreatePetIdempotently,
-        getPet: GetPet,
-        admitRequest: AdmitRequest,
-        clock: Clock,
-        logger: Logger,
-        metrics: Metrics,
-        checks: ReadinessCheck[],
-      ) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[]) =>
         createHttpApp(
-          { listPets, createPet, createPetIdempotently, getPet, admitRequest, clock, publicBaseUrl: config.publicBaseUrl },
+          { ...petStore, publicBaseUrl: config.publicBaseUrl },
           {
             trustProxy: config.trustProxy,
             corsOrigins: config.corsOrigins,
             readiness: async () => {
               await Promise.all(checks.map((check) => check()));
             },
-            onInternalError: (error, ctx) => logger.error({ err: error, requestId: ctx?.state['requestId'] }, 'internal error'),
+            onInternalError: (error, request) => logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
             onResponse: (record) => {
               metrics.record(record);
               logger.info(
@@ -153,15 +125,16 @@ function httpModule(config: Config): ContainerModule {
             },
           },
         ),
-      [TOKENS.ListPets, TOKENS.CreatePet, TOKENS.CreatePetIdempotently, TOKENS.GetPet, TOKENS.AdmitRequest, TOKENS.Clock, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
+      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
     );
   });
 }
 
 /**
- * The composition root: every port bound to the adapter the configuration selects, every use case to its ports,
- * all singletons, resolved once at start-up. Rebind a token before the first resolution to swap an adapter
- * (for example `container.rebind(TOKENS.Clock).toConstantValue(myClock)`).
+ * The composition root: what varies by configuration (each port's adapter, the clock, logger, metrics, readiness
+ * checks and closers) bound once, and the use cases assembled from them by core's `createPetStore`. All singletons,
+ * resolved once at start-up. Rebind a token before the first resolution to swap an adapter (for example
+ * `container.rebind(TOKENS.Clock).toConstantValue(myClock)`).
  */
 export function createContainer(config: Config): Container {
   const container = new Container({ defaultScope: 'Singleton' });

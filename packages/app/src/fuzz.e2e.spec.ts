@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { listAllPets } from './testing/api.js';
-import { runCliProcess, spawnServer, type ServerProcess } from './testing/processes.js';
+import { issueUnlimitedKey, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
 
 /**
  * Property-based bad input against the real server: random methods, paths, query strings, headers (oversized
@@ -100,11 +100,10 @@ describe(`fuzzing the real server (${RUNS} requests, seed ${SEED})`, () => {
   let revoked: string;
 
   beforeAll(async () => {
-    const enterprise = await runCliProcess(['keys', 'create', '--plan', 'enterprise', '--per-minute', '100000000', '--per-day', '100000000'], { DATABASE_URL: databaseUrl });
-    key = enterprise.stdout.trim();
-    const other = await runCliProcess(['keys', 'create', '--plan', 'free'], { DATABASE_URL: databaseUrl });
+    key = await issueUnlimitedKey(databaseUrl);
+    const other = await runCli(['keys', 'create', '--plan', 'free'], { DATABASE_URL: databaseUrl });
     revoked = other.stdout.trim();
-    await runCliProcess(['keys', 'revoke', /(key_[0-9a-f]{16})/.exec(other.stderr)![1]!], { DATABASE_URL: databaseUrl });
+    await runCli(['keys', 'revoke', /(key_[0-9a-f]{16})/.exec(other.stderr)![1]!], { DATABASE_URL: databaseUrl });
     server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', FAILED_AUTH_PER_MINUTE: '1000000' });
   }, 60_000);
   afterAll(async () => {

@@ -2,6 +2,5 @@ export { ConfigError, loadConfig, type Config } from './config.js';
 export { createContainer } from './container.js';
 export { TOKENS, type Closer, type ReadinessCheck } from './tokens.js';
 export { startServer, type RunningServer } from './server.js';
-export { SystemClock } from './SystemClock.js';
 export { Metrics } from './metrics.js';
 export { runCli } from './cli/runCli.js';

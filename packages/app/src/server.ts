@@ -51,10 +51,9 @@ async function drain(server: Server, timeoutMs: number): Promise<void> {
 /** A first-run convenience: outside production, an empty key store gets one Free key, printed once. */
 async function ensureDevelopmentKey(container: Container, config: Config, url: string): Promise<void> {
   if (config.nodeEnv === 'production') return;
-  const keys = await container.getAsync(TOKENS.ListApiKeys);
-  if ((await keys.execute()).length > 0) return;
-  const issue = await container.getAsync(TOKENS.IssueApiKey);
-  const { key, secret } = await issue.execute({ plan: 'free', name: 'first-run development key' });
+  const { listApiKeys, issueApiKey } = await container.getAsync(TOKENS.PetStore);
+  if ((await listApiKeys.execute()).length > 0) return;
+  const { key, secret } = await issueApiKey.execute({ plan: 'free', name: 'first-run development key' });
   process.stdout.write(
     `\nCreated a Free-plan API key (${key.id}) because the key store was empty. It is shown only this once:\n\n` +
       `  ${secret}\n\nTry it:\n\n  curl -i -H "Authorization: Bearer ${secret}" ${url}/pets\n\n`,

@@ -1,25 +1,9 @@
-import type {
-  AdmitRequest,
-  Clock,
-  CreatePet,
-  CreatePetIdempotently,
-  IdempotencyStore,
-  GetPet,
-  IssueApiKey,
-  KeyStore,
-  ListApiKeys,
-  ListPets,
-  PetRepository,
-  RateLimitStore,
-  RevokeApiKey,
-  RotateApiKey,
-} from '@petstore/core';
+import type { Clock, IdempotencyStore, KeyStore, PetRepository, PetStore, RateLimitStore } from '@petstore/core';
 import type { HttpApp } from '@petstore/http-koa';
 import type { DataSource } from '@petstore/persistence-typeorm';
 import type { RedisClient } from '@petstore/rate-limit-redis';
 import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
 import type { Metrics } from './metrics.js';
 
 /** A dependency the readiness check probes; throws when it cannot serve. */
@@ -31,7 +15,6 @@ const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`petstore.${
 
 /** Every binding of the container, typed. */
 export const TOKENS = {
-  Config: token<Config>('Config'),
   Logger: token<Logger>('Logger'),
   Metrics: token<Metrics>('Metrics'),
   Clock: token<Clock>('Clock'),
@@ -43,14 +26,7 @@ export const TOKENS = {
   Redis: token<RedisClient>('Redis'),
   ReadinessChecks: token<ReadinessCheck>('ReadinessCheck'),
   Closers: token<Closer>('Closer'),
-  ListPets: token<ListPets>('ListPets'),
-  CreatePet: token<CreatePet>('CreatePet'),
-  CreatePetIdempotently: token<CreatePetIdempotently>('CreatePetIdempotently'),
-  GetPet: token<GetPet>('GetPet'),
-  AdmitRequest: token<AdmitRequest>('AdmitRequest'),
-  IssueApiKey: token<IssueApiKey>('IssueApiKey'),
-  ListApiKeys: token<ListApiKeys>('ListApiKeys'),
-  RevokeApiKey: token<RevokeApiKey>('RevokeApiKey'),
-  RotateApiKey: token<RotateApiKey>('RotateApiKey'),
+  /** Every use case (core's `createPetStore`), wired to the ports above. */
+  PetStore: token<PetStore>('PetStore'),
   HttpApp: token<HttpApp>('HttpApp'),
 } as const;

@@ -1,12 +1,17 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { cli } from './processes.js';
+import { issueUnlimitedKey, runCli } from '@petstore/test-support';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
 
+async function migrateThroughCli(databaseUrl: string): Promise<void> {
+  const result = await runCli(['migrate'], { DATABASE_URL: databaseUrl });
+  if (result.code !== 0) throw new Error(`petstore migrate failed: ${result.stderr}`);
+}
+
 /** Creates the schema through the real CLI, then inserts `count` pets in bulk (one transaction, one prepared statement). */
 export async function seedSqlite(path: string, count: number): Promise<void> {
-  await cli(['migrate'], `sqlite:${path}`);
+  await migrateThroughCli(`sqlite:${path}`);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   const insert = db.prepare('INSERT INTO "pets" ("name", "category_id", "status") VALUES (?, ?, ?)');
@@ -17,7 +22,7 @@ export async function seedSqlite(path: string, count: number): Promise<void> {
 }
 
 export async function seedPostgres(url: string, count: number): Promise<void> {
-  await cli(['migrate'], url);
+  await migrateThroughCli(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(
@@ -29,6 +34,4 @@ export async function seedPostgres(url: string, count: number): Promise<void> {
 }
 
 /** An Enterprise key whose limits never interfere with the load. */
-export function benchKey(databaseUrl: string): Promise<string> {
-  return cli(['keys', 'create', '--plan', 'enterprise', '--name', 'bench', '--per-minute', '1000000000', '--per-day', '1000000000000'], databaseUrl);
-}
+export const benchKey = issueUnlimitedKey;

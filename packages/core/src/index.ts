@@ -22,8 +22,6 @@ export { API_KEY_PREFIX, hashApiKeySecret } from './access/ApiKeySecret.js';
 export { isPlan, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
 export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
 export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';
-export { CachingKeyStore } from './access/CachingKeyStore.js';
-export { InMemoryRateLimitStore } from './access/InMemoryRateLimitStore.js';
 
 // Ports
 export type { Clock } from './ports/Clock.js';
@@ -32,8 +30,16 @@ export type { KeyStore } from './ports/KeyStore.js';
 export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
 export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore } from './ports/RateLimitStore.js';
 
+// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache
+export { SystemClock } from './adapters/SystemClock.js';
+export { InMemoryRateLimitStore } from './adapters/InMemoryRateLimitStore.js';
+export { CachingKeyStore } from './adapters/CachingKeyStore.js';
+
+// Wiring: every use case from one set of ports
+export { createPetStore, type PetStore, type PetStoreOptions, type PetStorePorts } from './createPetStore.js';
+
 // Use cases
-export { ListPets, type PetListing } from './use-cases/ListPets.js';
+export { ListPets, type NextPageQuery, type PetListing } from './use-cases/ListPets.js';
 export { CreatePet } from './use-cases/CreatePet.js';
 export {
   CreatePetIdempotently,

@@ -2,18 +2,13 @@ import Koa, { type Context } from 'koa';
 import compose from 'koa-compose';
 import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
 import { HttpError } from './HttpError.js';
-import { errorResponses } from './middleware/errorResponses.js';
+import { describeRequest, errorResponses, type FailedRequest } from './middleware/errorResponses.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
 
 /** The Koa application serving the whole service (`app.callback()` for `http.createServer`). */
 export type HttpApp = Koa;
 
-export interface ResponseRecord {
-  requestId: string;
-  method: string;
-  path: string;
-  /** The route template (`/v1/pets/:petId`), or null for a path no route matched. */
-  route: string | null;
+export interface ResponseRecord extends FailedRequest {
   status: number;
   durationMs: number;
   /** The authenticated key's id (never its secret), when there was one. */
@@ -64,10 +59,7 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
         await next();
       } finally {
         onResponse({
-          requestId: String(ctx.state['requestId'] ?? ''),
-          method: ctx.method,
-          path: ctx.path,
-          route: (ctx as { _matchedRoute?: string })._matchedRoute ?? null,
+          ...describeRequest(ctx),
           status: ctx.status,
           durationMs: performance.now() - started,
           keyId: (ctx.state['keyId'] as string | undefined) ?? null,
@@ -89,7 +81,7 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
   );
   // Errors that escape the middleware are stream errors after the response started; a client hanging up is normal.
   app.on('error', (error: { code?: string }, ctx?: Context) => {
-    if (!CLIENT_GONE.has(error.code ?? '')) onInternalError(error, ctx as Context);
+    if (!CLIENT_GONE.has(error.code ?? '')) onInternalError(error, ctx ? describeRequest(ctx) : { requestId: '', method: '', path: '', route: null });
   });
   return app;
 }

@@ -49,8 +49,8 @@ export const EXPOSED_HEADERS = [
   'Idempotent-Replayed',
 ];
 
-const defaultInternalErrorListener: InternalErrorListener = (error, ctx) => {
-  console.error(`[${String(ctx.state['requestId'])}] ${ctx.method} ${ctx.path}:`, error);
+const defaultInternalErrorListener: InternalErrorListener = (error, request) => {
+  console.error(`[${request.requestId}] ${request.method} ${request.path}:`, error);
 };
 
 function escapeRegExp(text: string): string {

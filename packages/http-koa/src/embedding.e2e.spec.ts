@@ -1,31 +1,22 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { AdmitRequest, AuthenticateKey, CreatePet, CreatePetIdempotently, EnforceRateLimit, GetPet, IssueApiKey, ListPets } from '@petstore/core';
-import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository, InMemoryRateLimitStore } from '@petstore/core/testing';
+import { createPetStore, InMemoryRateLimitStore } from '@petstore/core';
+import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
 import Koa from 'koa';
 import { createPetsApi } from './createPetsApi.js';
 
 describe('mounting the API in an existing Koa app', () => {
   it('serves the interface under any prefix and leaves the host app its other routes', async () => {
-    const clock = new FakeClock();
-    const pets = new InMemoryPetRepository();
-    const keys = new InMemoryKeyStore();
-    const { secret } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
+    const store = createPetStore({
+      pets: new InMemoryPetRepository(),
+      keys: new InMemoryKeyStore(),
+      rateLimits: new InMemoryRateLimitStore(),
+      idempotency: new InMemoryIdempotencyStore(),
+      clock: new FakeClock(),
+    });
+    const { secret } = await store.issueApiKey.execute({ plan: 'free' });
     const host = new Koa();
-    host.use(
-      createPetsApi(
-        {
-          listPets: new ListPets(pets),
-          createPet: new CreatePet(pets),
-          createPetIdempotently: new CreatePetIdempotently(pets, new InMemoryIdempotencyStore(), clock),
-          getPet: new GetPet(pets, clock),
-          admitRequest: new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(new InMemoryRateLimitStore(), clock)),
-          clock,
-          publicBaseUrl: 'https://shelter.example/api/adoption/v1',
-        },
-        { prefix: '/api/adoption/v1' },
-      ),
-    );
+    host.use(createPetsApi({ ...store, publicBaseUrl: 'https://shelter.example/api/adoption/v1' }, { prefix: '/api/adoption/v1' }));
     host.use((ctx) => {
       ctx.body = 'host app';
     });

@@ -1,6 +1,6 @@
 import type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore, Pet } from '@petstore/core';
 import type { DataSource } from 'typeorm';
-import { dialectOf } from './createDataSource.js';
+import { dialectOf } from './dialect.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 function statementsFor(p: (n: number) => string) {

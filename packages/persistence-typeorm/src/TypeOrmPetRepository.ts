@@ -1,8 +1,8 @@
 import { ServiceUnavailableError, type Pet, type PetDraft, type PetListRequest, type PetPage, type PetRepository, type PetStatus } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { dialectOf } from './createDataSource.js';
+import { dialectOf } from './dialect.js';
+import { postgresPoolOf, sqliteConnectionOf } from './driverConnections.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
@@ -43,8 +43,8 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
   type Prepared = { db: Database; insert: Statement; findById: Statement; listAll: Statement; listByStatus: Statement; insertMany: (drafts: PetDraft[]) => number[] };
   let prepared: Prepared | undefined;
   const statements = (): Prepared => {
-    const db = (dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
-    if (!db || !db.open) throw new ServiceUnavailableError('database');
+    const db = sqliteConnectionOf(dataSource);
+    if (!db) throw new ServiceUnavailableError('database');
     // Prepared again only if the DataSource was re-initialized with a new connection.
     if (prepared?.db !== db) {
       const insert = db.prepare(text.insert).pluck();
@@ -88,9 +88,8 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
 /** Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows. */
 function postgresStatements(dataSource: DataSource): PetStatements {
   const text = sql((n) => `$${n}`);
-  const pool = () => (dataSource.driver as unknown as { master: Pool }).master;
   const rows = async (name: string, query: string, values: unknown[]) =>
-    (await pool().query<PetTuple>({ name: `petstore_${name}`, text: query, values, rowMode: 'array' })).rows;
+    (await postgresPoolOf(dataSource).query<PetTuple>({ name: `petstore_${name}`, text: query, values, rowMode: 'array' })).rows;
   return {
     insert: async ({ name, categoryId, status }) => (await rows('insert', text.insert, [name, categoryId, status]))[0]![0],
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],

@@ -47,8 +47,3 @@ export function createDataSource(databaseUrl: string, settings: DataSourceSettin
     extra: { statement_timeout: timeout, query_timeout: timeout + 1_000, idle_in_transaction_session_timeout: timeout * 2 },
   });
 }
-
-/** The kind of database behind a DataSource. */
-export function dialectOf(dataSource: DataSource): 'sqlite' | 'postgres' {
-  return dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
-}

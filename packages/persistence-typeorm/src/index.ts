@@ -1,4 +1,5 @@
-export { createDataSource, dialectOf, type DataSourceSettings } from './createDataSource.js';
+export { createDataSource, type DataSourceSettings } from './createDataSource.js';
+export { dialectOf } from './dialect.js';
 export type { DataSource } from 'typeorm';
 export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';
 export { migrate, pingDatabase } from './migrate.js';

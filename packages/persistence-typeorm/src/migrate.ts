@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { dialectOf } from './createDataSource.js';
+import { dialectOf } from './dialect.js';
+import { sqliteConnectionOf } from './driverConnections.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 // Any constant will do: it only has to be the same in every process that migrates this database.
@@ -21,11 +22,6 @@ export async function migrate(dataSource: DataSource): Promise<string[]> {
   }
 }
 
-interface SqliteConnection {
-  pragma(source: string, options?: { simple: boolean }): unknown;
-  exec(source: string): void;
-}
-
 /**
  * Throws ServiceUnavailableError unless the database can serve (for readiness checks). On SQLite it also checks
  * that a write could start now (no other process holds the lock), without waiting: reads alone succeed under WAL
@@ -37,7 +33,7 @@ export async function pingDatabase(dataSource: DataSource): Promise<void> {
       await dataSource.query('SELECT 1');
       return;
     }
-    const db = (dataSource.driver as unknown as { databaseConnection?: SqliteConnection }).databaseConnection;
+    const db = sqliteConnectionOf(dataSource);
     if (!db) throw new Error('SQLite connection is not open');
     const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
     db.pragma('busy_timeout = 0');

@@ -1,28 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
+import { describeWithRedis, eventually } from '@petstore/test-support';
 import type { Redis } from 'ioredis';
 import { createRedisClient, whenReady } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';
-import { redisServerBinary, startRedisForTests, type RunningRedis } from '@petstore/test-support';
 
-const available = redisServerBinary() !== null || Boolean(process.env['CI']);
-let redis: RunningRedis | null = null;
-let client: Redis;
+describeWithRedis('on Redis', (redis) => {
+  let client: Redis;
 
-beforeAll(async () => {
-  redis = await startRedisForTests();
-  if (!redis) return;
-  client = createRedisClient(redis.url);
-  expect(await whenReady(client)).toBe(true);
-}, 30_000);
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.stop();
-});
+  beforeAll(async () => {
+    client = createRedisClient(redis().url);
+    expect(await whenReady(client)).toBe(true);
+  }, 30_000);
+  afterAll(() => client?.disconnect());
 
-if (!available) {
-  it.skip('Redis suites (redis-server not installed)', () => undefined);
-} else {
   describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client) }));
 
   describe('RedisRateLimitStore', () => {
@@ -45,19 +36,14 @@ if (!available) {
       const consume = () =>
         store.consume({ subject: `key:outage-${Date.now()}`, now: Date.now(), windows: [{ name: 'minute', start: 0, resetAt: Date.now() + 60_000, limit: 5 }], ban: { strikes: 10, durationSeconds: 900 } });
       expect((await consume()).outcome).toBe('admitted');
-      await redis!.pause();
+      await redis().pause();
       const started = Date.now();
       await expect(consume()).rejects.toMatchObject({ code: 'service_unavailable', retryAfter: 5 });
       await expect(store.ping()).rejects.toMatchObject({ code: 'service_unavailable' });
       expect(Date.now() - started).toBeLessThan(3_000);
-      await redis!.start();
-      let outcome: string | null = null;
-      for (let attempt = 0; attempt < 50 && outcome === null; attempt++) {
-        outcome = await consume().then((r) => r.outcome, () => null);
-        if (outcome === null) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(outcome).toBe('admitted');
+      await redis().start();
+      expect(await eventually(async () => (await consume()).outcome)).toBe('admitted');
       await store.ping();
     }, 30_000);
   });
-}
+});

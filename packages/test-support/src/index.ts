@@ -1,2 +1,8 @@
-export { freePort, postgresBinDir, startPostgres, startPostgresForTests, type RunningPostgres } from './startPostgres.js';
-export { redisServerBinary, startRedis, startRedisForTests, type RunningRedis } from './startRedis.js';
+export { freePort, postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
+export { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
+export { describeWithPostgres, describeWithPostgresAndRedis, describeWithRedis } from './describeWith.js';
+export { eventually, type EventuallyOptions } from './eventually.js';
+export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';
+export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
+export { fetchAllPages, nextLink } from './followNextLinks.js';
+export { CLI_ENTRY, issueUnlimitedKey, runCli, SERVER_ENTRY, spawnServer, type ServerProcess } from './builtApp.js';

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { eventually } from './eventually.js';
 
 export interface RunningPostgres {
   /** postgres://postgres@127.0.0.1:<port>/petstore */
@@ -56,21 +57,20 @@ function unprivilegedUser(): { uid: number; gid: number } | undefined {
   throw new Error('running as root and found no unprivileged user (postgres, nobody) to run PostgreSQL');
 }
 
-async function waitUntilReady(url: string, server: ChildProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`postgres exited with code ${server.exitCode}`);
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      return;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+async function waitUntilReady(url: string, server: ChildProcess): Promise<void> {
+  await eventually(
+    async () => {
+      if (server.exitCode !== null) throw new Error(`postgres exited with code ${server.exitCode}`);
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        return true;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
 }
 
 /**
@@ -123,17 +123,4 @@ export async function startPostgres(): Promise<RunningPostgres | null> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * For test files: a running PostgreSQL, or null with a loud message when the binaries are absent. Under CI
- * (CI=true) absence is an error, so the PostgreSQL suites can never be skipped silently there.
- */
-export async function startPostgresForTests(): Promise<RunningPostgres | null> {
-  const running = await startPostgres();
-  if (running) return running;
-  const message = 'PostgreSQL server binaries not found (pg_config --bindir, or PG_BINDIR): the PostgreSQL suites are SKIPPED';
-  if (process.env['CI']) throw new Error(`${message.replace(': the PostgreSQL suites are SKIPPED', '')}; CI requires them`);
-  console.warn(`\n\n!!! ${message} !!!\n\n`);
-  return null;
 }

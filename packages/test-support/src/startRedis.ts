@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { eventually } from './eventually.js';
 import { freePort } from './startPostgres.js';
 
 export interface RunningRedis {
@@ -23,21 +24,24 @@ export function redisServerBinary(): string | null {
   }
 }
 
-async function waitForPort(port: number, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ port, host: '127.0.0.1' }, () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
+function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: '127.0.0.1' }, () => {
+      socket.end();
+      resolve(true);
     });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+      return acceptsConnections(port);
+    },
+    { timeoutMs: 10_000 },
+  );
 }
 
 /** A throw-away redis-server on a free loopback port, without persistence. Null when redis-server is not installed. */
@@ -58,13 +62,4 @@ export async function startRedis(): Promise<RunningRedis | null> {
   };
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, start, pause, stop: pause };
-}
-
-/** For test files: a running Redis, or null with a loud message; under CI its absence is an error. */
-export async function startRedisForTests(): Promise<RunningRedis | null> {
-  const running = await startRedis();
-  if (running) return running;
-  if (process.env['CI']) throw new Error('redis-server not found; CI requires it (apt-get install redis-server)');
-  console.warn('\n\n!!! redis-server not found: the Redis suites are SKIPPED (apt-get install redis-server) !!!\n\n');
-  return null;
 }

@@ -78,7 +78,7 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         });
         if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
         if (values.plan === undefined) throw new UsageError('keys create needs --plan free|pro|business|enterprise');
-        const issued = await (await container.getAsync(TOKENS.IssueApiKey)).execute({
+        const issued = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({
           plan: values.plan,
           name: values.name,
           perMinute: toNumberIfDigits(values['per-minute']),
@@ -90,17 +90,17 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       }
       case 'list': {
         const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
-        const keys = await (await container.getAsync(TOKENS.ListApiKeys)).execute();
+        const keys = await (await container.getAsync(TOKENS.PetStore)).listApiKeys.execute();
         io.out(values.json ? JSON.stringify(keys, null, 2) : keyTable(keys));
         return 0;
       }
       case 'revoke': {
-        const key = await (await container.getAsync(TOKENS.RevokeApiKey)).execute(exactlyOneId(rest, 'revoke'));
+        const key = await (await container.getAsync(TOKENS.PetStore)).revokeApiKey.execute(exactlyOneId(rest, 'revoke'));
         io.out(`Revoked ${key.id} at ${key.revokedAt!.toISOString()}.`);
         return 0;
       }
       case 'rotate': {
-        const issued = await (await container.getAsync(TOKENS.RotateApiKey)).execute(exactlyOneId(rest, 'rotate'));
+        const issued = await (await container.getAsync(TOKENS.PetStore)).rotateApiKey.execute(exactlyOneId(rest, 'rotate'));
         io.out(issued.secret);
         io.err(`Rotated ${issued.key.id}: the old secret no longer works. The new one above is shown only once.`);
         return 0;

@@ -1,4 +1,4 @@
-import { InMemoryRateLimitStore } from '../access/InMemoryRateLimitStore.js';
+import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
 import { describeIdempotencyStoreContract } from './contracts/IdempotencyStoreContract.js';
 import { describeKeyStoreContract } from './contracts/KeyStoreContract.js';
 import { describePetRepositoryContract } from './contracts/PetRepositoryContract.js';

@@ -3,5 +3,5 @@ export { FakeClock } from './FakeClock.js';
 export { InMemoryPetRepository } from './InMemoryPetRepository.js';
 export { InMemoryKeyStore } from './InMemoryKeyStore.js';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
-export { InMemoryRateLimitStore } from '../access/InMemoryRateLimitStore.js';
+
 export { aPetDraft, anApiKey } from './builders.js';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { InMemoryRateLimitStore } from '../access/InMemoryRateLimitStore.js';
+import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
 import { AdmitRequest } from './AdmitRequest.js';

@@ -13,11 +13,11 @@ describe('ListPets', () => {
     for (let i = 1; i <= 25; i++) await pets.create(aPetDraft({ name: `pet ${i}`, status: i % 5 === 0 ? 'sold' : 'available' }));
   });
 
-  it('returns the first 20 pets by default, with a cursor to the rest', async () => {
+  it('returns the first 20 pets by default, with the query of the next page', async () => {
     const page = await listPets.execute();
     expect(page.pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(page.nextCursor).toEqual(expect.any(String));
-    const rest = await listPets.execute({ cursor: page.nextCursor });
+    expect(page.next).toEqual({ cursor: expect.any(String) });
+    const rest = await listPets.execute(page.next);
     expect(rest).toEqual({ pets: expect.any(Array) });
     expect(rest.pets.map((p) => p.id)).toEqual([21, 22, 23, 24, 25]);
   });
@@ -25,12 +25,13 @@ describe('ListPets', () => {
   it('pages through one status with limit and cursor', async () => {
     const first = await listPets.execute({ status: 'sold', limit: '3' });
     expect(first.pets.map((p) => p.id)).toEqual([5, 10, 15]);
-    const second = await listPets.execute({ status: 'sold', limit: '3', cursor: first.nextCursor });
+    expect(first.next).toEqual({ status: 'sold', limit: '3', cursor: expect.any(String) });
+    const second = await listPets.execute(first.next);
     expect(second).toEqual({ pets: [expect.objectContaining({ id: 20 }), expect.objectContaining({ id: 25 })] });
   });
 
-  it('has no cursor when the page is the last one, even when exactly full', async () => {
-    expect(await listPets.execute({ status: 'sold', limit: '5' })).not.toHaveProperty('nextCursor');
+  it('has no next page when the page is the last one, even when exactly full', async () => {
+    expect(await listPets.execute({ status: 'sold', limit: '5' })).not.toHaveProperty('next');
   });
 
   it('rejects a bad query without reading anything', async () => {

@@ -3,11 +3,18 @@ import { encodePetCursor } from '../pet/PetCursor.js';
 import { parseListPetsQuery } from '../pet/parseListPetsQuery.js';
 import type { PetRepository } from '../ports/PetRepository.js';
 
+/** The query parameters of the next page, in the order a transport should write them. */
+export type NextPageQuery = {
+  status?: string;
+  limit?: string;
+  cursor: string;
+};
+
 export interface PetListing {
   /** Ascending by id. */
   pets: Pet[];
-  /** Pass as `cursor` to get the next page; absent on the last page. */
-  nextCursor?: string;
+  /** The query that asks for the next page (same filter and limit, the next cursor); absent on the last page. */
+  next?: NextPageQuery;
 }
 
 /** One page of animals, optionally of one status. The input is the raw query (`limit`, `status`, `cursor`). */
@@ -17,6 +24,12 @@ export class ListPets {
   async execute(query: Readonly<Record<string, unknown>> = {}): Promise<PetListing> {
     const { limit, status, after } = parseListPetsQuery(query);
     const page = await this.pets.list({ limit, ...(status && { status }), ...(after !== undefined && { after }) });
-    return page.next === undefined ? { pets: page.pets } : { pets: page.pets, nextCursor: encodePetCursor(page.next, status) };
+    if (page.next === undefined) return { pets: page.pets };
+    const next: NextPageQuery = {
+      ...(status && { status }),
+      ...(query['limit'] !== undefined && { limit: String(limit) }),
+      cursor: encodePetCursor(page.next, status),
+    };
+    return { pets: page.pets, next };
   }
 }

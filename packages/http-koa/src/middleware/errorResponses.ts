@@ -4,7 +4,26 @@ import { ERROR_STATUS, type ErrorBody } from '../errorStatus.js';
 import { HttpError } from '../HttpError.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
-export type InternalErrorListener = (error: unknown, ctx: Context) => void;
+/** The request an unexpected error happened in, as plain data (for logs): no framework types. */
+export interface FailedRequest {
+  requestId: string;
+  method: string;
+  path: string;
+  /** The route template (`/v1/pets/:petId`), or null when no route matched. */
+  route: string | null;
+}
+
+export type InternalErrorListener = (error: unknown, request: FailedRequest) => void;
+
+/** The matched route's template, from @koa/router's public `routerPath`. */
+const routeOf = (ctx: Context): string | null => (ctx as { routerPath?: string }).routerPath ?? null;
+
+export const describeRequest = (ctx: Context): FailedRequest => ({
+  requestId: String(ctx.state['requestId'] ?? ''),
+  method: ctx.method,
+  path: ctx.path,
+  route: routeOf(ctx),
+});
 
 const REALM = 'Bearer realm="petstore"';
 
@@ -45,7 +64,7 @@ export function errorResponses(onInternalError: InternalErrorListener, nowMs: ()
       await next();
     } catch (error) {
       const body = toErrorBody(error, ctx, nowMs);
-      if (body.status === 500) onInternalError(error, ctx);
+      if (body.status === 500) onInternalError(error, describeRequest(ctx));
       ctx.status = body.status;
       ctx.body = body;
       ctx.type = 'application/json';

@@ -14,22 +14,13 @@ export interface PetsRoutesDeps {
   openApiDocument: object;
 }
 
-/** Builds the `Link: <...>; rel="next"` target: the same query with the next page's cursor. */
-function nextPageUrl(base: string, query: Record<string, unknown>, cursor: string): string {
-  const params = new URLSearchParams();
-  if (typeof query['status'] === 'string') params.set('status', query['status']);
-  if (typeof query['limit'] === 'string') params.set('limit', query['limit']);
-  params.set('cursor', cursor);
-  return `${base}/pets?${params.toString()}`;
-}
-
 /** The three operations of the specification (and the OpenAPI document), on a router with the given prefix. */
 export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
   const router = new Router({ prefix, strict: true, sensitive: true });
 
   router.get('listPets', '/pets', async (ctx) => {
     const listing = await deps.listPets.execute(ctx.query);
-    if (listing.nextCursor) ctx.set('Link', `<${nextPageUrl(deps.publicBaseUrl, ctx.query, listing.nextCursor)}>; rel="next"`);
+    if (listing.next) ctx.set('Link', `<${deps.publicBaseUrl}/pets?${new URLSearchParams({ ...listing.next }).toString()}>; rel="next"`);
     ctx.type = 'application/json';
     ctx.body = serializePets(listing.pets);
   });

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dialectOf } from '../dialect.js';
 
 /**
  * Makes the (status, id) index cover the listed columns, so a page filtered by status is read from the index alone
@@ -10,7 +11,7 @@ export class CoveringStatusIndex1763942400000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP INDEX "idx_pets_status_id"');
     await queryRunner.query(
-      queryRunner.connection.options.type === 'postgres'
+      dialectOf(queryRunner.connection) === 'postgres'
         ? 'CREATE INDEX "idx_pets_status_id" ON "pets" ("status", "id") INCLUDE ("name", "category_id")'
         : 'CREATE INDEX "idx_pets_status_id" ON "pets" ("status", "id", "name", "category_id")',
     );

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { dialectOf } from '../dialect.js';
 
 const STATUS_CHECK = `CHECK ("status" IN ('available', 'pending', 'sold'))`;
 
@@ -10,7 +11,7 @@ export class InitialSchema1763769600000 implements MigrationInterface {
   name = 'InitialSchema1763769600000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const postgres = queryRunner.connection.options.type === 'postgres';
+    const postgres = dialectOf(queryRunner.connection) === 'postgres';
     const id = postgres ? '"id" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' : '"id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL';
     const integer = postgres ? 'bigint' : 'INTEGER';
     await queryRunner.query(

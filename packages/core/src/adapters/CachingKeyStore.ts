@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/Clock.js';
 import type { KeyStore } from '../ports/KeyStore.js';
-import type { ApiKey } from './ApiKey.js';
+import type { ApiKey } from '../access/ApiKey.js';
 
 interface CachedLookup {
   key: ApiKey | null;

@@ -3,7 +3,7 @@ import { anApiKey } from '../testing/builders.js';
 import { describeKeyStoreContract } from '../testing/contracts/KeyStoreContract.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
-import { hashApiKeySecret } from './ApiKeySecret.js';
+import { hashApiKeySecret } from '../access/ApiKeySecret.js';
 import { CachingKeyStore } from './CachingKeyStore.js';
 
 describeKeyStoreContract('CachingKeyStore over InMemoryKeyStore', async () => ({

@@ -1,0 +1,31 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchNodeProcess, runNodeProcess, type LaunchedProcess, type ProcessResult } from './processes.js';
+
+const appDist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app', 'dist');
+/** The built server and CLI of `@petstore/app` (run `pnpm build` first). */
+export const SERVER_ENTRY = join(appDist, 'main.js');
+export const CLI_ENTRY = join(appDist, 'cli', 'main.js');
+
+export interface ServerProcess extends LaunchedProcess {
+  /** http://127.0.0.1:<port>/v1 */
+  url: string;
+  /** The secret of the first-run key, when the server printed one. */
+  firstRunKey: string | null;
+}
+
+/** Starts the built server on a free port (PORT=0) with the given environment and waits until it listens. */
+export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
+  const launched = await launchNodeProcess(SERVER_ENTRY, { env: { PORT: '0', LOG_LEVEL: 'info', ...env }, readyWhen: /Pet store listening on (\S+)/, timeoutMs });
+  return { ...launched, url: launched.ready[1]!, firstRunKey: /^\s+(pst_[A-Za-z0-9_-]{43})$/m.exec(launched.output())?.[1] ?? null };
+}
+
+/** Runs the built admin CLI (`petstore ...`) as its own process. */
+export const runCli = (args: string[], env: Record<string, string>): Promise<ProcessResult> => runNodeProcess(CLI_ENTRY, args, env);
+
+/** Issues an Enterprise key through the CLI whose limits never get in the way, and returns its secret. */
+export async function issueUnlimitedKey(databaseUrl: string): Promise<string> {
+  const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--name', 'unlimited', '--per-minute', '1000000000', '--per-day', '1000000000000'], { DATABASE_URL: databaseUrl });
+  if (created.code !== 0) throw new Error(`petstore keys create failed: ${created.stderr}`);
+  return created.stdout.trim();
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe } from '@jest/globals';
+import { postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
+import { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
+
+const STARTUP_TIMEOUT_MS = 60_000;
+
+interface Service<T> {
+  name: string;
+  installed(): boolean;
+  hint: string;
+  start(): Promise<T | null>;
+}
+
+const POSTGRES: Service<RunningPostgres> = {
+  name: 'PostgreSQL',
+  installed: () => postgresBinDir() !== null,
+  hint: 'the PostgreSQL 15 server binaries (pg_config --bindir, or PG_BINDIR)',
+  start: startPostgres,
+};
+const REDIS: Service<RunningRedis> = {
+  name: 'Redis',
+  installed: () => redisServerBinary() !== null,
+  hint: 'redis-server (apt-get install redis-server)',
+  start: startRedis,
+};
+
+/**
+ * A describe block whose tests need real servers: started once before its tests on free loopback ports, stopped
+ * after them. Without the binaries the block is skipped with a loud warning, except under CI (CI=true), where it
+ * runs and fails: a CI run never skips these suites silently.
+ */
+function describeWith<T extends unknown[]>(services: { [K in keyof T]: Service<T[K]> }, name: string, body: (running: () => T) => void): void {
+  const missing = services.filter((service) => !service.installed());
+  if (missing.length > 0 && !process.env['CI']) {
+    console.warn(`\n!!! SKIPPED "${name}": it needs ${missing.map((service) => service.hint).join(' and ')} !!!\n`);
+    describe.skip(name, () => body(() => [] as unknown as T));
+    return;
+  }
+  describe(name, () => {
+    let running: T | undefined;
+    beforeAll(async () => {
+      const started = await Promise.all(services.map((service) => service.start()));
+      running = started as T;
+      const absent = services.filter((_, i) => started[i] === null).map((service) => service.hint);
+      if (absent.length > 0) throw new Error(`${name} needs ${absent.join(' and ')}`);
+    }, STARTUP_TIMEOUT_MS);
+    afterAll(async () => {
+      await Promise.all((running ?? []).map((service) => (service as { stop(): Promise<void> } | null)?.stop()));
+    }, STARTUP_TIMEOUT_MS);
+    body(() => {
+      if (!running) throw new Error(`${name}: the servers are not started yet (use them inside hooks and tests)`);
+      return running;
+    });
+  });
+}
+
+/** `describe` with a throw-away PostgreSQL server: `postgres()` inside hooks and tests. */
+export function describeWithPostgres(name: string, body: (postgres: () => RunningPostgres) => void): void {
+  describeWith<[RunningPostgres]>([POSTGRES], name, (running) => body(() => running()[0]));
+}
+
+/** `describe` with a throw-away Redis server: `redis()` inside hooks and tests. */
+export function describeWithRedis(name: string, body: (redis: () => RunningRedis) => void): void {
+  describeWith<[RunningRedis]>([REDIS], name, (running) => body(() => running()[0]));
+}
+
+/** `describe` with both, for the scale-out deployment. */
+export function describeWithPostgresAndRedis(name: string, body: (servers: () => { postgres: RunningPostgres; redis: RunningRedis }) => void): void {
+  describeWith<[RunningPostgres, RunningRedis]>([POSTGRES, REDIS], name, (running) =>
+    body(() => {
+      const [postgres, redis] = running();
+      return { postgres, redis };
+    }),
+  );
+}
