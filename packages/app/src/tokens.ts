@@ -13,20 +13,31 @@ export type Closer = () => Promise<void>;
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`petstore.${name}`);
 
-/** Every binding of the container, typed. */
-export const TOKENS = {
+/** Cross-cutting services. */
+const services = {
   Logger: token<Logger>('Logger'),
   Metrics: token<Metrics>('Metrics'),
   Clock: token<Clock>('Clock'),
-  DataSource: token<DataSource>('DataSource'),
+};
+
+/** Core's ports, each bound to the adapter the configuration selects. */
+const ports = {
   PetRepository: token<PetRepository>('PetRepository'),
   KeyStore: token<KeyStore>('KeyStore'),
   RateLimitStore: token<RateLimitStore>('RateLimitStore'),
   IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
-  Redis: token<RedisClient>('Redis'),
-  ReadinessChecks: token<ReadinessCheck>('ReadinessCheck'),
-  Closers: token<Closer>('Closer'),
-  /** Every use case (core's `createPetStore`), wired to the ports above. */
+};
+
+/** The connections behind the adapters, and what the server checks and releases of them. */
+const connections = { DataSource: token<DataSource>('DataSource'), Redis: token<RedisClient>('Redis') };
+const lifecycle = { ReadinessChecks: token<ReadinessCheck>('ReadinessCheck'), Closers: token<Closer>('Closer') };
+
+/** Every binding of the container, typed. `PetStore` holds every use case (core's `createPetStore`). */
+export const TOKENS = {
+  ...services,
+  ...ports,
+  ...connections,
+  ...lifecycle,
   PetStore: token<PetStore>('PetStore'),
   HttpApp: token<HttpApp>('HttpApp'),
 } as const;

@@ -1,15 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startTestApi, type TestApi } from './testing/startTestApi.js';
+import { startTestApiWithKey, type TestApi } from './testing/startTestApi.js';
 
 describe('the pets operations over HTTP', () => {
   let api: TestApi;
   let key: string;
 
-  beforeEach(async () => {
-    api = await startTestApi();
-    key = await api.issueKey('enterprise');
-  });
+  beforeEach(async () => ({ api, key } = await startTestApiWithKey()));
   afterEach(() => api.close());
 
   it('lists nothing at first: 200 and a bare JSON array', async () => {

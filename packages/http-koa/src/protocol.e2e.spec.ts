@@ -1,16 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ServiceUnavailableError, type PetRepository } from '@petstore/core';
-import { startTestApi, type TestApi } from './testing/startTestApi.js';
+import { startTestApi, startTestApiWithKey, type TestApi } from './testing/startTestApi.js';
 
 describe('HTTP protocol behaviour', () => {
   let api: TestApi;
   let key: string;
 
-  beforeEach(async () => {
-    api = await startTestApi({ corsOrigins: ['https://shelter.example'] });
-    key = await api.issueKey('enterprise');
-  });
+  beforeEach(async () => ({ api, key } = await startTestApiWithKey({ corsOrigins: ['https://shelter.example'] })));
   afterEach(() => api.close());
 
   describe('headers on every response', () => {

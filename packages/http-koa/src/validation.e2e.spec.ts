@@ -1,15 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startTestApi, type TestApi } from './testing/startTestApi.js';
+import { startTestApiWithKey, type TestApi } from './testing/startTestApi.js';
 
 describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
   let api: TestApi;
   let key: string;
 
-  beforeEach(async () => {
-    api = await startTestApi();
-    key = await api.issueKey('enterprise');
-  });
+  beforeEach(async () => ({ api, key } = await startTestApiWithKey()));
   afterEach(async () => {
     expect(api.pets.count()).toBe(0);
     await api.close();

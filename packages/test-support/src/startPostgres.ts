@@ -6,16 +6,19 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { eventually } from './eventually.js';
 
-export interface RunningPostgres {
-  /** postgres://postgres@127.0.0.1:<port>/petstore */
+/** A throw-away server on a loopback port. */
+export interface RunningServer {
   url: string;
   port: number;
-  /** Stops the server (fast shutdown) and deletes its data directory. */
+  /** Stops the server for good and deletes what it stored. */
   stop(): Promise<void>;
-  /** Stops the server but keeps its data, for outage tests; `start` brings it back on the same port. */
+  /** Stops the server, for outage tests; `start` brings it back on the same port. */
   pause(): Promise<void>;
   start(): Promise<void>;
 }
+
+/** `url` is postgres://postgres@127.0.0.1:<port>/petstore; `pause` keeps the data. */
+export type RunningPostgres = RunningServer;
 
 export function postgresBinDir(): string | null {
   const fromEnv = process.env['PG_BINDIR'];

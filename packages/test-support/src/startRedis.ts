@@ -2,16 +2,10 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { eventually } from './eventually.js';
-import { freePort } from './startPostgres.js';
+import { freePort, type RunningServer } from './startPostgres.js';
 
-export interface RunningRedis {
-  url: string;
-  port: number;
-  /** Stops the server; `start` brings a new one up on the same port (outage tests). */
-  pause(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** `pause` stops the server; `start` brings a new one up on the same port (outage tests). */
+export type RunningRedis = RunningServer;
 
 export function redisServerBinary(): string | null {
   for (const candidate of [process.env['REDIS_SERVER'], '/usr/bin/redis-server', '/usr/local/bin/redis-server']) {

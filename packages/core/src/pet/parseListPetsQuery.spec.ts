@@ -1,17 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError } from '../errors/DomainError.js';
+import { validationProblems } from '../testing/validationProblems.js';
 import { parseListPetsQuery } from './parseListPetsQuery.js';
 import { decodePetCursor, encodePetCursor } from './PetCursor.js';
 
-function problemsOf(query: Record<string, unknown>) {
-  try {
-    parseListPetsQuery(query);
-  } catch (error) {
-    if (DomainError.is(error) && error.code === 'validation_error') return error.details;
-    throw error;
-  }
-  throw new Error('expected a validation error');
-}
+const problemsOf = (query: Record<string, unknown>) => validationProblems(() => parseListPetsQuery(query));
 
 describe('parseListPetsQuery', () => {
   it('defaults to 20 pets, no filter, from the start', () => {

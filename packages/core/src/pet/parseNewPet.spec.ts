@@ -1,16 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { DomainError } from '../errors/DomainError.js';
+import { validationProblems } from '../testing/validationProblems.js';
 import { parseNewPet } from './parseNewPet.js';
 
-function problemsOf(body: unknown) {
-  try {
-    parseNewPet(body);
-  } catch (error) {
-    if (DomainError.is(error) && error.code === 'validation_error') return error.details;
-    throw error;
-  }
-  throw new Error('expected a validation error');
-}
+const problemsOf = (body: unknown) => validationProblems(() => parseNewPet(body));
 
 describe('parseNewPet', () => {
   it('accepts a minimal pet and gives it the status `available`', () => {

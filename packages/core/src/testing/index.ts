@@ -5,3 +5,5 @@ export { InMemoryKeyStore } from './InMemoryKeyStore.js';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
 
 export { aPetDraft, anApiKey } from './builders.js';
+export { inMemoryPorts, type InMemoryPorts } from './inMemoryPorts.js';
+export { validationProblems } from './validationProblems.js';

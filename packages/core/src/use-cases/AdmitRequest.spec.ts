@@ -1,30 +1,26 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
-import { FakeClock } from '../testing/FakeClock.js';
-import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
+import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
 import { AdmitRequest } from './AdmitRequest.js';
 import { AuthenticateKey } from './AuthenticateKey.js';
 import { EnforceRateLimit } from './EnforceRateLimit.js';
 import { IssueApiKey } from './IssueApiKey.js';
 
 describe('AdmitRequest', () => {
-  let keys: InMemoryKeyStore;
-  let clock: FakeClock;
+  let ports: InMemoryPorts;
   let admit: AdmitRequest;
 
   beforeEach(() => {
-    keys = new InMemoryKeyStore();
-    clock = new FakeClock('2026-06-01T12:00:00Z');
-    admit = new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(new InMemoryRateLimitStore(), clock), 3);
+    ports = inMemoryPorts('2026-06-01T12:00:00Z');
+    admit = new AdmitRequest(new AuthenticateKey(ports.keys), new EnforceRateLimit(ports.rateLimits, ports.clock), 3);
   });
 
   it('admits a valid key and counts it against its plan', async () => {
-    const { key, secret } = await new IssueApiKey(keys, clock).execute({ plan: 'pro' });
+    const { key, secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'pro' });
     expect(await admit.execute({ secret, clientAddress: '10.0.0.1' })).toMatchObject({ key, rateLimit: { limit: 300, remaining: 299 } });
   });
 
   it('uses the custom limits of an enterprise key', async () => {
-    const { secret } = await new IssueApiKey(keys, clock).execute({ plan: 'enterprise', perMinute: 2, perDay: 5 });
+    const { secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'enterprise', perMinute: 2, perDay: 5 });
     await admit.execute({ secret, clientAddress: 'a' });
     expect(await admit.execute({ secret, clientAddress: 'a' })).toMatchObject({ rateLimit: { limit: 2, remaining: 0 } });
     await expect(admit.execute({ secret, clientAddress: 'a' })).rejects.toMatchObject({ code: 'rate_limited' });
@@ -42,7 +38,7 @@ describe('AdmitRequest', () => {
   });
 
   it('does not count a successful authentication against the address', async () => {
-    const { secret } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
+    const { secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'free' });
     for (let i = 0; i < 5; i++) await admit.execute({ secret, clientAddress: '10.0.0.4' });
     await expect(admit.execute({ secret: undefined, clientAddress: '10.0.0.4' })).rejects.toMatchObject({
       code: 'unauthorized',

@@ -1,24 +1,21 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { FakeClock } from '../testing/FakeClock.js';
-import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
+import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
 import { AuthenticateKey } from './AuthenticateKey.js';
 import { IssueApiKey } from './IssueApiKey.js';
 import { RevokeApiKey } from './RevokeApiKey.js';
 import { RotateApiKey } from './RotateApiKey.js';
 
 describe('AuthenticateKey', () => {
-  let keys: InMemoryKeyStore;
-  let clock: FakeClock;
+  let ports: InMemoryPorts;
   let authenticate: AuthenticateKey;
 
   beforeEach(() => {
-    keys = new InMemoryKeyStore();
-    clock = new FakeClock();
-    authenticate = new AuthenticateKey(keys);
+    ports = inMemoryPorts();
+    authenticate = new AuthenticateKey(ports.keys);
   });
 
   it('returns the record of a known key', async () => {
-    const { key, secret } = await new IssueApiKey(keys, clock).execute({ plan: 'pro', name: 'shelter' });
+    const { key, secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'pro', name: 'shelter' });
     expect(await authenticate.execute(secret)).toEqual(key);
   });
 
@@ -35,14 +32,14 @@ describe('AuthenticateKey', () => {
   });
 
   it('rejects a revoked key', async () => {
-    const { key, secret } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
-    await new RevokeApiKey(keys, clock).execute(key.id);
+    const { key, secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'free' });
+    await new RevokeApiKey(ports.keys, ports.clock).execute(key.id);
     await expect(authenticate.execute(secret)).rejects.toMatchObject({ code: 'unauthorized', reason: 'invalid' });
   });
 
   it('rejects the old secret of a rotated key and accepts the new one', async () => {
-    const { key, secret } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
-    const rotated = await new RotateApiKey(keys).execute(key.id);
+    const { key, secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'free' });
+    const rotated = await new RotateApiKey(ports.keys).execute(key.id);
     await expect(authenticate.execute(secret)).rejects.toMatchObject({ code: 'unauthorized' });
     expect(await authenticate.execute(rotated.secret)).toEqual(key);
   });

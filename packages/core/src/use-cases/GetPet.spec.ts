@@ -1,22 +1,19 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '../testing/builders.js';
-import { FakeClock } from '../testing/FakeClock.js';
-import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
-import { GetPet } from './GetPet.js';
+import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
+import { createPetStore } from '../createPetStore.js';
+import type { GetPet } from './GetPet.js';
 
 describe('GetPet (deprecated)', () => {
-  let pets: InMemoryPetRepository;
-  let clock: FakeClock;
+  let ports: InMemoryPorts;
   let getPet: GetPet;
 
   beforeEach(() => {
-    pets = new InMemoryPetRepository();
-    clock = new FakeClock('2026-11-22T00:00:00Z');
-    getPet = new GetPet(pets, clock);
+    ({ getPet } = createPetStore((ports = inMemoryPorts('2026-11-22T00:00:00Z'))));
   });
 
   it('returns the pet with that id, given as digits or a number', async () => {
-    const rex = await pets.create(aPetDraft({ name: 'Rex' }));
+    const rex = await ports.pets.create(aPetDraft({ name: 'Rex' }));
     expect(await getPet.execute(String(rex.id))).toEqual(rex);
     expect(await getPet.execute(rex.id)).toEqual(rex);
   });
@@ -30,10 +27,10 @@ describe('GetPet (deprecated)', () => {
   });
 
   it('works until the last millisecond before the sunset and is gone from 2030-12-05T00:00:00Z on', async () => {
-    const rex = await pets.create(aPetDraft());
-    clock.set('2030-12-04T23:59:59.999Z');
+    const rex = await ports.pets.create(aPetDraft());
+    ports.clock.set('2030-12-04T23:59:59.999Z');
     expect(await getPet.execute(String(rex.id))).toEqual(rex);
-    clock.set('2030-12-05T00:00:00Z');
+    ports.clock.set('2030-12-05T00:00:00Z');
     await expect(getPet.execute(String(rex.id))).rejects.toMatchObject({
       code: 'gone',
       message: expect.stringContaining('use GET /pets with the status filter'),

@@ -1,29 +1,26 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { hashApiKeySecret } from '../access/ApiKeySecret.js';
-import { FakeClock } from '../testing/FakeClock.js';
-import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
-import { IssueApiKey } from './IssueApiKey.js';
+import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
+import { createPetStore } from '../createPetStore.js';
+import type { IssueApiKey } from './IssueApiKey.js';
 import { ListApiKeys } from './ListApiKeys.js';
 import { RevokeApiKey } from './RevokeApiKey.js';
 import { RotateApiKey } from './RotateApiKey.js';
 
 describe('API key administration', () => {
-  let keys: InMemoryKeyStore;
-  let clock: FakeClock;
+  let ports: InMemoryPorts;
   let issue: IssueApiKey;
 
   beforeEach(() => {
-    keys = new InMemoryKeyStore();
-    clock = new FakeClock('2026-06-01T12:00:00Z');
-    issue = new IssueApiKey(keys, clock);
+    ({ issueApiKey: issue } = createPetStore((ports = inMemoryPorts('2026-06-01T12:00:00Z'))));
   });
 
   it('issues a prefixed secret with 256 random bits and stores only its hash', async () => {
     const { key, secret } = await issue.execute({ plan: 'free', name: 'kiosk' });
     expect(secret).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
-    expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'kiosk', plan: 'free', customLimits: null, createdAt: clock.now(), revokedAt: null });
-    expect(await keys.findByHash(hashApiKeySecret(secret))).toEqual(key);
-    expect(JSON.stringify(await keys.list())).not.toContain(secret);
+    expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'kiosk', plan: 'free', customLimits: null, createdAt: ports.clock.now(), revokedAt: null });
+    expect(await ports.keys.findByHash(hashApiKeySecret(secret))).toEqual(key);
+    expect(JSON.stringify(await ports.keys.list())).not.toContain(secret);
     const other = await issue.execute({ plan: 'free' });
     expect(other.secret).not.toBe(secret);
     expect(other.key.id).not.toBe(key.id);
@@ -45,28 +42,28 @@ describe('API key administration', () => {
     await expect(issue.execute({ plan: 'gold' })).rejects.toMatchObject({ details: [{ field: 'plan', message: 'plan must be one of free, pro, business, enterprise' }] });
     await expect(issue.execute({ plan: 'free', name: 'x'.repeat(101) })).rejects.toMatchObject({ details: [{ field: 'name' }] });
     await expect(issue.execute({ plan: 'free', name: 'a\nb' })).rejects.toMatchObject({ details: [{ field: 'name' }] });
-    expect(await keys.list()).toEqual([]);
+    expect(await ports.keys.list()).toEqual([]);
   });
 
   it('lists keys oldest first, revoked ones included', async () => {
     const first = await issue.execute({ plan: 'free' });
-    clock.advance(1000);
+    ports.clock.advance(1000);
     const second = await issue.execute({ plan: 'pro' });
-    await new RevokeApiKey(keys, clock).execute(first.key.id);
-    expect((await new ListApiKeys(keys).execute()).map((k) => [k.id, k.revokedAt])).toEqual([
-      [first.key.id, clock.now()],
+    await new RevokeApiKey(ports.keys, ports.clock).execute(first.key.id);
+    expect((await new ListApiKeys(ports.keys).execute()).map((k) => [k.id, k.revokedAt])).toEqual([
+      [first.key.id, ports.clock.now()],
       [second.key.id, null],
     ]);
   });
 
   it('answers not_found for an unknown id on revoke and rotate', async () => {
-    await expect(new RevokeApiKey(keys, clock).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(new RotateApiKey(keys).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(new RevokeApiKey(ports.keys, ports.clock).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(new RotateApiKey(ports.keys).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('refuses to rotate a revoked key', async () => {
     const { key } = await issue.execute({ plan: 'free' });
-    await new RevokeApiKey(keys, clock).execute(key.id);
-    await expect(new RotateApiKey(keys).execute(key.id)).rejects.toMatchObject({ code: 'validation_error' });
+    await new RevokeApiKey(ports.keys, ports.clock).execute(key.id);
+    await expect(new RotateApiKey(ports.keys).execute(key.id)).rejects.toMatchObject({ code: 'validation_error' });
   });
 });

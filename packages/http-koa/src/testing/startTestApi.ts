@@ -75,3 +75,9 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A test API and an Enterprise key whose limits never get in the way. */
+export async function startTestApiWithKey(options: TestApiOptions = {}): Promise<{ api: TestApi; key: string }> {
+  const api = await startTestApi(options);
+  return { api, key: await api.issueKey('enterprise') };
+}

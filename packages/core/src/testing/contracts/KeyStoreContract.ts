@@ -1,25 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { hashApiKeySecret } from '../../access/ApiKeySecret.js';
 import type { KeyStore } from '../../ports/KeyStore.js';
+import { openHarness, type Closable } from './harness.js';
 import { anApiKey } from '../builders.js';
 
-export interface KeyStoreHarness {
-  store: KeyStore;
-  close?(): Promise<void>;
-}
+export type KeyStoreHarness = { store: KeyStore } & Closable;
 
 /** Runs the behaviour every KeyStore must have against `open()`, which returns an empty store. */
 export function describeKeyStoreContract(name: string, open: () => Promise<KeyStoreHarness>): void {
   describe(`${name} satisfies the KeyStore contract`, () => {
-    let harness: KeyStoreHarness;
+    const harness = openHarness(open, 'each');
     let store: KeyStore;
-
-    beforeEach(async () => {
-      harness = await open();
-      store = harness.store;
-    });
-    afterEach(async () => {
-      await harness.close?.();
+    beforeEach(() => {
+      store = harness().store;
     });
 
     it('finds a created key by the hash of its secret and by its id', async () => {

@@ -1,25 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { MAX_ID, type Pet } from '../../pet/Pet.js';
 import type { PetRepository } from '../../ports/PetRepository.js';
+import { openHarness, type Closable } from './harness.js';
 import { aPetDraft } from '../builders.js';
 
-export interface PetRepositoryHarness {
-  repository: PetRepository;
-  close?(): Promise<void>;
-}
+export type PetRepositoryHarness = { repository: PetRepository } & Closable;
 
 /** Runs the behaviour every PetRepository must have against `open()`, which returns an empty repository. */
 export function describePetRepositoryContract(name: string, open: () => Promise<PetRepositoryHarness>): void {
   describe(`${name} satisfies the PetRepository contract`, () => {
-    let harness: PetRepositoryHarness;
+    const harness = openHarness(open, 'each');
     let repository: PetRepository;
-
-    beforeEach(async () => {
-      harness = await open();
-      repository = harness.repository;
-    });
-    afterEach(async () => {
-      await harness.close?.();
+    beforeEach(() => {
+      repository = harness().repository;
     });
 
     async function createMany(count: number, status: (i: number) => Pet['status'] = () => 'available'): Promise<Pet[]> {

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { BanRule } from '../../access/BanRule.js';
 import type { ConsumeResult, CountedWindow, RateLimitStore } from '../../ports/RateLimitStore.js';
+import { openHarness, type Closable } from './harness.js';
 
-export interface RateLimitStoreHarness {
-  store: RateLimitStore;
-  close?(): Promise<void>;
-}
+export type RateLimitStoreHarness = { store: RateLimitStore } & Closable;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -27,17 +25,11 @@ function windows(now: number, perMinute: number, perDay?: number): CountedWindow
  */
 export function describeRateLimitStoreContract(name: string, open: () => Promise<RateLimitStoreHarness>): void {
   describe(`${name} satisfies the RateLimitStore contract`, () => {
-    let harness: RateLimitStoreHarness;
-    beforeAll(async () => {
-      harness = await open();
-    });
-    afterAll(async () => {
-      await harness.close?.();
-    });
+    const harness = openHarness(open, 'all');
 
     const newSubject = () => `key:${randomUUID()}`;
     const consume = (subject: string, now: number, perMinute: number, perDay?: number, ban = BAN): Promise<ConsumeResult> =>
-      harness.store.consume({ subject, now, windows: windows(now, perMinute, perDay), ban });
+      harness().store.consume({ subject, now, windows: windows(now, perMinute, perDay), ban });
 
     it('admits up to the limit, counting in every window, then rejects until the window resets', async () => {
       const subject = newSubject();
