@@ -3,7 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { describeWithPostgres, eventually, issueUnlimitedKey, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueUnlimitedKey, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { describeWithPostgres } from '@petstore/test-support/jest';
 import Database from 'better-sqlite3';
 import { auth, listAllPets, postPet as post } from './testing/api.js';
 

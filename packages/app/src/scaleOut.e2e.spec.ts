@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { describeWithPostgresAndRedis, eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited } from './testing/api.js';
 
 describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (servers) => {

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { describeWithPostgres, eventually, issueUnlimitedKey, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueUnlimitedKey, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { describeWithPostgres } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited, listAllPets, postPet } from './testing/api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'));
@@ -105,11 +106,13 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     const server = await spawnServer({ DATABASE_URL: databaseUrl });
     const acknowledged: number[] = [];
     const failures: string[] = [];
+    const answeredPerClient = Array<number>(20).fill(0);
     let stopping = false;
     const client = async (n: number) => {
       for (let i = 0; !stopping || i < 1; i++) {
         try {
           const response = await postPet(server, key, `load ${n}-${i}`);
+          answeredPerClient[n]!++;
           if (response.status === 201) acknowledged.push(((await response.json()) as { id: number }).id);
           else failures.push(`status ${response.status}`);
         } catch (error) {
@@ -121,7 +124,9 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
       }
     };
     const clients = Array.from({ length: 20 }, (_, n) => client(n));
-    await eventually(() => acknowledged.length > 20, { timeoutMs: 30_000 });
+    // Every client on an accepted keep-alive connection: a connection still in the kernel's queue when the listener
+    // closes is reset, which no server can prevent (a deploy takes the instance out of the load balancer first).
+    await eventually(() => answeredPerClient.every((count) => count >= 2), { timeoutMs: 30_000 });
     const exit = server.stop('SIGTERM');
     stopping = true;
     await Promise.all(clients);

@@ -4,6 +4,7 @@ import { answerClientError } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Config } from './config.js';
 import { createContainer } from './container.js';
+import { drainOnClose, type Drain } from './drain.js';
 import { TOKENS } from './tokens.js';
 
 export interface RunningServer {
@@ -37,17 +38,6 @@ async function listen(server: Server, port: number, host: string): Promise<numbe
   return (server.address() as AddressInfo).port;
 }
 
-async function drain(server: Server, timeoutMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  // Keep-alive sockets go as soon as they are idle; in-flight requests are given `timeoutMs` to finish.
-  const sweep = setInterval(() => server.closeIdleConnections(), 100);
-  const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  server.closeIdleConnections();
-  await closed;
-  clearInterval(sweep);
-  clearTimeout(deadline);
-}
-
 /** A first-run convenience: outside production, an empty key store gets one Free key, printed once. */
 async function ensureDevelopmentKey(container: Container, config: Config, url: string): Promise<void> {
   if (config.nodeEnv === 'production') return;
@@ -67,15 +57,16 @@ export async function startServer(config: Config, container: Container = createC
   const server = createServer(timeouts(config), app.callback());
   Object.assign(server, timeouts(config));
   server.on('clientError', answerClientError);
+  const drain = drainOnClose(server);
   const port = await listen(server, config.port, config.host);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/v1`;
   await ensureDevelopmentKey(container, config, url);
 
-  let metricsServer: Server | null = null;
   let metricsPort: number | null = null;
+  let drainMetrics: Drain | undefined;
   if (config.metricsPort !== null) {
     const metrics = await container.getAsync(TOKENS.Metrics);
-    metricsServer = createServer((req, res) => {
+    const metricsServer = createServer((req, res) => {
       if (req.url !== '/metrics') {
         res.writeHead(404).end();
         return;
@@ -86,6 +77,7 @@ export async function startServer(config: Config, container: Container = createC
       );
     });
     metricsPort = await listen(metricsServer, config.metricsPort, config.host);
+    drainMetrics = drainOnClose(metricsServer);
   }
   logger.info({ url, publicBaseUrl: config.publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
   process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
@@ -96,8 +88,8 @@ export async function startServer(config: Config, container: Container = createC
     metricsPort,
     container,
     close: async () => {
-      await drain(server, config.shutdownTimeoutMs);
-      if (metricsServer) await drain(metricsServer, 1_000);
+      await drain(config.shutdownTimeoutMs);
+      await drainMetrics?.(1_000);
       for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
       logger.info('stopped');
     },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { describeWithPostgres } from '@petstore/test-support';
+import { describeWithPostgres } from '@petstore/test-support/jest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { postgresPoolOf, sqliteConnectionOf } from './driverConnections.js';

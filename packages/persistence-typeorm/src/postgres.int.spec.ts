@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '@petstore/core/testing';
 import { describeIdempotencyStoreContract, describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
-import { describeWithPostgres, eventually } from '@petstore/test-support';
+import { eventually } from '@petstore/test-support';
+import { describeWithPostgres } from '@petstore/test-support/jest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';

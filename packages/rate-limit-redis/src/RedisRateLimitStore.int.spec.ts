@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
-import { describeWithRedis, eventually } from '@petstore/test-support';
+import { eventually } from '@petstore/test-support';
+import { describeWithRedis } from '@petstore/test-support/jest';
 import type { Redis } from 'ioredis';
 import { createRedisClient, whenReady } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ServiceUnavailableError, type ConsumeRequest, type ConsumeResult, type RateLimitStore } from '@petstore/core';
 import type { Redis } from 'ioredis';
 
-const SCRIPT = readFileSync(new URL('../src/consume.lua', import.meta.url), 'utf8');
+const SCRIPT = readFileSync(new URL('./consume.lua', import.meta.url), 'utf8');
 
 type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned', instant: number, ...counts: number[]];
 

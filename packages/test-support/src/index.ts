@@ -1,6 +1,5 @@
 export { freePort, postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
 export { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
-export { describeWithPostgres, describeWithPostgresAndRedis, describeWithRedis } from './describeWith.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';
 export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
