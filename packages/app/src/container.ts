@@ -1,12 +1,14 @@
 import 'reflect-metadata';
 import {
   AdmitRequest,
+  AdmitUsageQuery,
   AuthenticateKey,
   CachingKeyStore,
   CreatePet,
   CreatePetIdempotently,
   EnforceRateLimit,
   GetPet,
+  GetRateLimitUsage,
   InMemoryRateLimitStore,
   IssueApiKey,
   ListApiKeys,
@@ -114,6 +116,15 @@ function useCasesModule(config: Config): ContainerModule {
         new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(store, clock, config.ban), config.failedAuthPerMinute),
       [TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.Clock],
     );
+    bind(TOKENS.AdmitUsageQuery).toResolvedValue(
+      (keys: KeyStore, store: RateLimitStore, clock: Clock) =>
+        new AdmitUsageQuery(new AuthenticateKey(keys), new EnforceRateLimit(store, clock, config.ban), config.failedAuthPerMinute),
+      [TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.Clock],
+    );
+    bind(TOKENS.GetRateLimitUsage).toResolvedValue(
+      (keys: KeyStore, store: RateLimitStore, clock: Clock) => new GetRateLimitUsage(keys, store, clock),
+      [TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.Clock],
+    );
     bind(TOKENS.IssueApiKey).toResolvedValue((keys: KeyStore, clock: Clock) => new IssueApiKey(keys, clock), [TOKENS.KeyStore, TOKENS.Clock]);
     bind(TOKENS.ListApiKeys).toResolvedValue((keys: KeyStore) => new ListApiKeys(keys), [TOKENS.KeyStore]);
     bind(TOKENS.RevokeApiKey).toResolvedValue((keys: KeyStore, clock: Clock) => new RevokeApiKey(keys, clock), [TOKENS.KeyStore, TOKENS.Clock]);
@@ -130,13 +141,15 @@ function httpModule(config: Config): ContainerModule {
         createPetIdempotently: CreatePetIdempotently,
         getPet: GetPet,
         admitRequest: AdmitRequest,
+        admitUsageQuery: AdmitUsageQuery,
+        getRateLimitUsage: GetRateLimitUsage,
         clock: Clock,
         logger: Logger,
         metrics: Metrics,
         checks: ReadinessCheck[],
       ) =>
         createHttpApp(
-          { listPets, createPet, createPetIdempotently, getPet, admitRequest, clock, publicBaseUrl: config.publicBaseUrl },
+          { listPets, createPet, createPetIdempotently, getPet, admitRequest, admitUsageQuery, getRateLimitUsage, clock, publicBaseUrl: config.publicBaseUrl },
           {
             trustProxy: config.trustProxy,
             corsOrigins: config.corsOrigins,
@@ -153,7 +166,7 @@ function httpModule(config: Config): ContainerModule {
             },
           },
         ),
-      [TOKENS.ListPets, TOKENS.CreatePet, TOKENS.CreatePetIdempotently, TOKENS.GetPet, TOKENS.AdmitRequest, TOKENS.Clock, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
+      [TOKENS.ListPets, TOKENS.CreatePet, TOKENS.CreatePetIdempotently, TOKENS.GetPet, TOKENS.AdmitRequest, TOKENS.AdmitUsageQuery, TOKENS.GetRateLimitUsage, TOKENS.Clock, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
     );
   });
 }

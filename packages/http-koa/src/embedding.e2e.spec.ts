@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { AdmitRequest, AuthenticateKey, CreatePet, CreatePetIdempotently, EnforceRateLimit, GetPet, IssueApiKey, ListPets } from '@petstore/core';
+import { AdmitRequest, AdmitUsageQuery, AuthenticateKey, CreatePet, CreatePetIdempotently, EnforceRateLimit, GetPet, GetRateLimitUsage, IssueApiKey, ListPets } from '@petstore/core';
 import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository, InMemoryRateLimitStore } from '@petstore/core/testing';
 import Koa from 'koa';
 import { createPetsApi } from './createPetsApi.js';
@@ -10,6 +10,7 @@ describe('mounting the API in an existing Koa app', () => {
     const clock = new FakeClock();
     const pets = new InMemoryPetRepository();
     const keys = new InMemoryKeyStore();
+    const rateLimits = new InMemoryRateLimitStore();
     const { secret } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
     const host = new Koa();
     host.use(
@@ -19,7 +20,9 @@ describe('mounting the API in an existing Koa app', () => {
           createPet: new CreatePet(pets),
           createPetIdempotently: new CreatePetIdempotently(pets, new InMemoryIdempotencyStore(), clock),
           getPet: new GetPet(pets, clock),
-          admitRequest: new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(new InMemoryRateLimitStore(), clock)),
+          admitRequest: new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(rateLimits, clock)),
+          admitUsageQuery: new AdmitUsageQuery(new AuthenticateKey(keys), new EnforceRateLimit(rateLimits, clock)),
+          getRateLimitUsage: new GetRateLimitUsage(keys, rateLimits, clock),
           clock,
           publicBaseUrl: 'https://shelter.example/api/adoption/v1',
         },

@@ -1,4 +1,4 @@
-import { LIST_LIMIT, MAX_ID, PET_STATUSES } from '@petstore/core';
+import { DEFAULT_USAGE_QUERIES_PER_MINUTE, LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
 import { ERROR_STATUS } from './errorStatus.js';
 import { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 
@@ -111,6 +111,23 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           },
         },
       },
+      '/rate_limit': {
+        get: {
+          operationId: 'getRateLimit',
+          summary: "The calling key's plan, usage per window and ban, without spending any of its quota.",
+          description:
+            'Like GitHub\'s `GET /rate_limit`. Not counted against the key\'s quota and answered while the key is rate ' +
+            'limited or banned; the rate-limit headers show the key\'s quota as it stands. Queries are bounded per key ' +
+            `in a bucket of their own (${DEFAULT_USAGE_QUERIES_PER_MINUTE} a minute by default): beyond it, 429 with headers describing that bucket.`,
+          responses: {
+            '200': { description: 'The usage.', headers: RATE_LIMIT_HEADERS, content: json(ref('schemas/RateLimitUsage')) },
+            '401': ref('responses/Unauthorized'),
+            '429': ref('responses/TooManyRequests'),
+            '500': ref('responses/InternalError'),
+            '503': ref('responses/ServiceUnavailable'),
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -146,6 +163,31 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
             name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'No control characters.' },
             categoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID },
             status: { ...ref('schemas/PetStatus'), description: 'Defaults to `available`.' },
+          },
+        },
+        RateLimitUsage: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['keyId', 'plan', 'windows', 'bannedUntil'],
+          properties: {
+            keyId: { type: 'string', description: 'The id of the calling key (never its secret).' },
+            plan: { type: 'string', enum: [...PLANS] },
+            windows: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name', 'limit', 'used', 'remaining', 'reset'],
+                properties: {
+                  name: { type: 'string', enum: ['minute', 'day'] },
+                  limit: { type: 'integer', minimum: 1 },
+                  used: { type: 'integer', minimum: 0 },
+                  remaining: { type: 'integer', minimum: 0 },
+                  reset: { type: 'integer', description: 'Unix time (seconds) at which this window resets.' },
+                },
+              },
+            },
+            bannedUntil: { type: ['integer', 'null'], description: 'Unix time (seconds) at which a ban in force ends; null when not banned.' },
           },
         },
         Pets: { type: 'array', items: ref('schemas/Pet'), maxItems: LIST_LIMIT.max },

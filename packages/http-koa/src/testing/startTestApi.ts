@@ -2,11 +2,13 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   AdmitRequest,
+  AdmitUsageQuery,
   AuthenticateKey,
   CreatePet,
   CreatePetIdempotently,
   EnforceRateLimit,
   GetPet,
+  GetRateLimitUsage,
   IssueApiKey,
   ListPets,
   type BanRule,
@@ -51,6 +53,7 @@ export interface TestApi {
 export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'readiness'> {
   ban?: BanRule;
   failedAuthPerMinute?: number;
+  usageQueriesPerMinute?: number;
   /** Replaces the in-memory repository (to inject failures). */
   petRepository?: PetRepository;
   now?: string;
@@ -62,7 +65,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const pets = new InMemoryPetRepository();
   const repository = options.petRepository ?? pets;
   const keys = new InMemoryKeyStore();
-  const enforce = new EnforceRateLimit(new InMemoryRateLimitStore(), clock, options.ban);
+  const rateLimits = new InMemoryRateLimitStore();
+  const enforce = new EnforceRateLimit(rateLimits, clock, options.ban);
   const internalErrors: unknown[] = [];
 
   const server = await new Promise<import('node:http').Server>((resolve) => {
@@ -73,6 +77,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       createPetIdempotently: new CreatePetIdempotently(repository, new InMemoryIdempotencyStore(), clock),
       getPet: new GetPet(repository, clock),
       admitRequest: new AdmitRequest(new AuthenticateKey(keys), enforce, options.failedAuthPerMinute),
+      admitUsageQuery: new AdmitUsageQuery(new AuthenticateKey(keys), enforce, options.failedAuthPerMinute, options.usageQueriesPerMinute),
+      getRateLimitUsage: new GetRateLimitUsage(keys, rateLimits, clock),
       clock,
       publicBaseUrl: placeholder,
     };
