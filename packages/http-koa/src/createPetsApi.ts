@@ -60,6 +60,7 @@ export const EXPOSED_HEADERS = [
   'Sunset',
   'X-Request-Id',
   'Idempotent-Replayed',
+  'ETag',
 ];
 
 const defaultInternalErrorListener: InternalErrorListener = (error, ctx) => {
@@ -92,7 +93,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
             allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match'],
             exposeHeaders: EXPOSED_HEADERS,
             maxAge: 600,
           }),

@@ -14,6 +14,18 @@ const RATE_LIMIT_HEADERS = {
   'X-Request-Id': ref('headers/X-Request-Id'),
 };
 
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.',
+  schema: { type: 'string' },
+};
+
+function notModified(extraHeaders: Record<string, object> = {}) {
+  return { description: 'Not modified: the `If-None-Match` tag is current. No body.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...extraHeaders } };
+}
+
 const DEPRECATION_HEADERS = { Deprecation: ref('headers/Deprecation'), Sunset: ref('headers/Sunset'), Link: ref('headers/Link') };
 
 function errorResponse(description: string, codes: string[], extraHeaders: Record<string, object> = {}) {
@@ -48,13 +60,15 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default } },
             { name: 'status', in: 'query', required: false, schema: ref('schemas/PetStatus') },
             { name: 'cursor', in: 'query', required: false, description: 'Opaque; from the `Link: rel="next"` of the previous page.', schema: { type: 'string' } },
+            IF_NONE_MATCH,
           ],
           responses: {
             '200': {
               description: 'One page of animals. When another page exists, `Link` points to it.',
-              headers: { ...RATE_LIMIT_HEADERS, Link: ref('headers/Link') },
+              headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), Link: ref('headers/Link') },
               content: json(ref('schemas/Pets')),
             },
+            '304': notModified({ Link: ref('headers/Link') }),
             '400': ref('responses/ValidationError'),
             '401': ref('responses/Unauthorized'),
             '429': ref('responses/TooManyRequests'),
@@ -98,9 +112,10 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           operationId: 'getPet',
           deprecated: true,
           summary: 'Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.',
-          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }],
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }, IF_NONE_MATCH],
           responses: {
-            '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
+            '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
+            '304': notModified(DEPRECATION_HEADERS),
             '400': errorResponse('`petId` is not a decimal integer.', ['validation_error'], DEPRECATION_HEADERS),
             '401': ref('responses/Unauthorized'),
             '404': errorResponse('No animal has this id.', ['not_found'], DEPRECATION_HEADERS),
@@ -232,6 +247,7 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
         Allow: { required: true, schema: { type: 'string' } },
         Location: { required: true, description: 'URL of the created animal.', schema: { type: 'string', format: 'uri' } },
         'Idempotent-Replayed': { required: false, description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+        ETag: { required: true, description: 'Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.', schema: { type: 'string' } },
         Link: { required: false, description: '`<url>; rel="next"` when another page exists.', schema: { type: 'string' } },
         Deprecation: { required: true, description: 'RFC 9745: `@<unix seconds>`.', schema: { type: 'string' } },
         Sunset: { required: true, description: 'RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`.', schema: { type: 'string' } },

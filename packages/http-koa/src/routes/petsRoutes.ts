@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Clock, CreatePet, CreatePetIdempotently, GetPet, GetRateLimitUsage, ListPets } from '@petstore/core';
+import { sendWithEntityTag } from '../conditionalRequests.js';
 import { jsonBody } from '../middleware/jsonBody.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { serializePet, serializePets, serializeRateLimitUsage } from '../serializers.js';
@@ -33,8 +34,7 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
   router.get('listPets', '/pets', async (ctx) => {
     const listing = await deps.listPets.execute(ctx.query);
     if (listing.nextCursor) ctx.set('Link', `<${nextPageUrl(deps.publicBaseUrl, ctx.query, listing.nextCursor)}>; rel="next"`);
-    ctx.type = 'application/json';
-    ctx.body = serializePets(listing.pets);
+    sendWithEntityTag(ctx, serializePets(listing.pets));
   });
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
@@ -55,8 +55,7 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
 
   router.get('getPet', '/pets/:petId', async (ctx) => {
     const pet = await deps.getPet.execute(ctx.params['petId']);
-    ctx.type = 'application/json';
-    ctx.body = serializePet(pet);
+    sendWithEntityTag(ctx, serializePet(pet));
   });
 
   // Read, not counted: the headers show the key's quota as it stands.
