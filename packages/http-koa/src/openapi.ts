@@ -1,4 +1,4 @@
-import { DEFAULT_USAGE_QUERIES_PER_MINUTE, LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
+import { DEFAULT_USAGE_QUERIES_PER_MINUTE, GET_PET_SUNSET, LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
 import { ERROR_STATUS } from './errorStatus.js';
 import { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 
@@ -38,6 +38,7 @@ function errorResponse(description: string, codes: string[], extraHeaders: Recor
 
 /** The OpenAPI 3.1 description of exactly what this transport does, with `servers` set to the public base URL. */
 export function createOpenApiDocument(publicBaseUrl: string): object {
+  const sunsetDay = GET_PET_SUNSET.toISOString().slice(0, 10);
   const retryAfter = { 'Retry-After': ref('headers/Retry-After') };
   return {
     openapi: '3.1.0',
@@ -112,6 +113,10 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           operationId: 'getPet',
           deprecated: true,
           summary: 'Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.',
+          description:
+            `Deprecated. Sunset: ${GET_PET_SUNSET.toUTCString()} (${sunsetDay}); from then on it answers 410 \`gone\`. ` +
+            'Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor, `GET /pets` with the `status` filter.',
+          'x-sunset': sunsetDay,
           parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }, IF_NONE_MATCH],
           responses: {
             '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },

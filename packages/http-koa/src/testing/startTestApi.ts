@@ -50,7 +50,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'readiness'> {
+export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'readiness' | 'apiReference'> {
   ban?: BanRule;
   failedAuthPerMinute?: number;
   usageQueriesPerMinute?: number;
