@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       headersTimeoutMs: 10000,
       requestTimeoutMs: 30000,
       databaseTimeoutMs: 5000,
+      docsEnabled: true,
     });
   });
 
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
         HEADERS_TIMEOUT_MS: '1000',
         REQUEST_TIMEOUT_MS: '2000',
         DATABASE_TIMEOUT_MS: '300',
+        DOCS_ENABLED: 'false',
       }),
     ).toEqual({
       port: 8080,
@@ -64,7 +66,20 @@ describe('loadConfig', () => {
       headersTimeoutMs: 1000,
       requestTimeoutMs: 2000,
       databaseTimeoutMs: 300,
+      docsEnabled: false,
     });
+  });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+  ])('reads DOCS_ENABLED=%j as %s (the API reference is on unless turned off)', (value, enabled) => {
+    expect(loadConfig({ DOCS_ENABLED: value }).docsEnabled).toBe(enabled);
   });
 
   it('derives PUBLIC_BASE_URL from PORT', () => {
@@ -80,6 +95,7 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'https://api.example.com/v1/', 'PUBLIC_BASE_URL="https://api.example.com/v1/" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1'],
     ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
     ['TRUST_PROXY', 'maybe', 'TRUST_PROXY="maybe" is invalid: expected true or false'],
+    ['DOCS_ENABLED', 'off', 'DOCS_ENABLED="off" is invalid: expected true or false'],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL="verbose" is invalid: expected one of fatal, error, warn, info, debug, trace, silent'],
     ['BAN_STRIKES', '0', 'BAN_STRIKES="0" is invalid: expected an integer from 1 to 1000000'],
     ['BAN_SECONDS', '-5', 'BAN_SECONDS="-5" is invalid: expected an integer from 1 to 604800'],

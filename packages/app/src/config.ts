@@ -28,6 +28,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** SQLite busy timeout, PostgreSQL connect and statement timeout. */
   databaseTimeoutMs: number;
+  /** Serve the interactive API reference at `GET /docs`. */
+  docsEnabled: boolean;
 }
 
 /** A bad environment variable: the process stops with exit code 2 and this one-line message. */
@@ -58,9 +60,9 @@ function oneOf<T extends string>(env: Env, name: string, values: readonly T[], f
   return raw as T;
 }
 
-function boolean(env: Env, name: string): boolean {
+function boolean(env: Env, name: string, fallback = false): boolean {
   const raw = env[name];
-  if (raw === undefined || raw === '') return false;
+  if (raw === undefined || raw === '') return fallback;
   if (['true', '1', 'yes'].includes(raw)) return true;
   if (['false', '0', 'no'].includes(raw)) return false;
   throw new ConfigError(name, raw, 'true or false');
@@ -131,5 +133,6 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 300_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5_000, 100, 60_000),
+    docsEnabled: boolean(env, 'DOCS_ENABLED', true),
   };
 }

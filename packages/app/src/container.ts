@@ -112,6 +112,7 @@ function httpModule(config: Config): ContainerModule {
           {
             trustProxy: config.trustProxy,
             corsOrigins: config.corsOrigins,
+            apiReference: config.docsEnabled,
             readiness: async () => {
               await Promise.all(checks.map((check) => check()));
             },

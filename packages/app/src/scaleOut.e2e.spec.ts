@@ -38,6 +38,28 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
     expect(listed).toContainEqual({ id: pet.id, name: 'Shared', categoryId: 4, status: 'available' });
   });
 
+  it('gives the same content the same ETag on both instances and after a restart, so a 304 comes from either', async () => {
+    const { secret } = await newKey('pro');
+    for (const name of ['Tag one', 'Tag two']) {
+      const created = await fetch(`${a.url}/pets`, { method: 'POST', headers: { ...auth(secret), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 9 }) });
+      expect(created.status).toBe(201);
+    }
+    const newest = (await (await fetch(`${a.url}/pets?status=available&limit=100`, { headers: auth(secret) })).json()) as { id: number }[];
+    const paths = ['/pets?limit=1', `/pets/${newest.at(-1)!.id}`];
+    const tagsOn = (server: ServerProcess) =>
+      Promise.all(paths.map(async (path) => (await fetch(`${server.url}${path}`, { headers: auth(secret) })).headers.get('etag')));
+    const onA = await tagsOn(a);
+    expect(onA).toEqual([expect.stringMatching(/^"[A-Za-z0-9_-]{22}"$/), expect.stringMatching(/^"[A-Za-z0-9_-]{22}"$/)]);
+    expect(await tagsOn(b)).toEqual(onA);
+    const fromB = await fetch(`${b.url}${paths[0]}`, { headers: { ...auth(secret), 'If-None-Match': onA[0]! } });
+    expect(fromB.status).toBe(304);
+    expect(await fromB.text()).toBe('');
+
+    await a.stop();
+    a = await spawnServer(env);
+    expect(await tagsOn(a)).toEqual(onA);
+  }, 60_000);
+
   it('stops a key revoked through the CLI on both instances within 5 seconds', async () => {
     const { secret, id } = await newKey('pro');
     expect((await fetch(`${a.url}/pets`, { headers: auth(secret) })).status).toBe(200);

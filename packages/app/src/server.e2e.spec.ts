@@ -78,6 +78,15 @@ describe('the built server on SQLite', () => {
     expect(metrics).toMatch(/petstore_rate_limit_rejections_total\{code="rate_limited"\} [1-9]/);
   });
 
+  it('serves the API reference at /docs without a key, and a key its usage at /v1/rate_limit', async () => {
+    const docs = await fetch(server.url.replace('/v1', '/docs'));
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const usage = await fetch(`${server.url}/rate_limit`, { headers: auth(server.firstRunKey!) });
+    expect(usage.status).toBe(200);
+    expect(await usage.json()).toMatchObject({ plan: 'free', windows: [{ name: 'minute', limit: 60 }, { name: 'day', limit: 1000 }] });
+  });
+
   it('writes one JSON log line per request with request id, route, status, duration and key id', async () => {
     await fetch(`${server.url}/pets?limit=3`, { headers: { ...auth(server.firstRunKey!), 'X-Request-Id': 'log-check-1' } });
     const line = await eventually(() => server.output().split('\n').find((l) => l.includes('"log-check-1"')));
@@ -139,6 +148,17 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     await restarted.stop();
   }, 60_000);
+
+  it('turns the API reference off with DOCS_ENABLED=false', async () => {
+    const server = await spawnServer({ DATABASE_URL: newSqliteUrl(), DOCS_ENABLED: 'false' });
+    try {
+      const docs = await fetch(server.url.replace('/v1', '/docs'));
+      expect(docs.status).toBe(404);
+      expect(await docs.json()).toMatchObject({ code: 'not_found' });
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
 
   it('stops at once with exit code 2 and one line on a bad setting', async () => {
     for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mongodb://x/y'], ['PUBLIC_BASE_URL', 'ftp://x/v1']] as const) {

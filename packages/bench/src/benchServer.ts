@@ -7,7 +7,10 @@ import type { RateLimitStore } from '@petstore/core';
 const config = loadConfig();
 const container = createContainer(config);
 if (process.env['BENCH_ADMIT_ALL'] === '1') {
-  const admitAll: RateLimitStore = { consume: (request) => Promise.resolve({ outcome: 'admitted', counts: request.windows.map(() => 1) }) };
+  const admitAll: RateLimitStore = {
+    consume: (request) => Promise.resolve({ outcome: 'admitted', counts: request.windows.map(() => 1) }),
+    read: (request) => Promise.resolve({ counts: request.windows.map(() => 0), bannedUntil: null }),
+  };
   container.rebind(TOKENS.RateLimitStore).toConstantValue(admitAll);
 }
 const running = await startServer(config, container);

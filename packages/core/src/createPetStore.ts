@@ -5,11 +5,13 @@ import type { KeyStore } from './ports/KeyStore.js';
 import type { PetRepository } from './ports/PetRepository.js';
 import type { RateLimitStore } from './ports/RateLimitStore.js';
 import { AdmitRequest } from './use-cases/AdmitRequest.js';
+import { AdmitUsageQuery } from './use-cases/AdmitUsageQuery.js';
 import { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 import { CreatePet } from './use-cases/CreatePet.js';
 import { CreatePetIdempotently, type IdempotencyOptions } from './use-cases/CreatePetIdempotently.js';
 import { EnforceRateLimit } from './use-cases/EnforceRateLimit.js';
 import { GetPet } from './use-cases/GetPet.js';
+import { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 import { IssueApiKey } from './use-cases/IssueApiKey.js';
 import { ListApiKeys } from './use-cases/ListApiKeys.js';
 import { ListPets } from './use-cases/ListPets.js';
@@ -31,6 +33,8 @@ export interface PetStoreOptions {
   ban?: BanRule;
   /** Failed authentications allowed per client address and minute. */
   failedAuthPerMinute?: number;
+  /** `GET /rate_limit` queries allowed per key and minute (counted apart from the key's quota). */
+  usageQueriesPerMinute?: number;
   /** How long idempotency records are kept and how long a duplicate waits for the first request. */
   idempotency?: IdempotencyOptions;
 }
@@ -43,6 +47,9 @@ export interface PetStore {
   createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
   admitRequest: AdmitRequest;
+  /** Admits `GET /rate_limit`: counted apart from the key's quota, so it answers during a ban. */
+  admitUsageQuery: AdmitUsageQuery;
+  getRateLimitUsage: GetRateLimitUsage;
   issueApiKey: IssueApiKey;
   listApiKeys: ListApiKeys;
   revokeApiKey: RevokeApiKey;
@@ -55,13 +62,16 @@ export interface PetStore {
  */
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
   const { pets, keys, rateLimits, idempotency, clock } = ports;
+  const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
   return {
     clock,
     listPets: new ListPets(pets),
     createPet: new CreatePet(pets),
     createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
     getPet: new GetPet(pets, clock),
-    admitRequest: new AdmitRequest(new AuthenticateKey(keys), new EnforceRateLimit(rateLimits, clock, options.ban), options.failedAuthPerMinute),
+    admitRequest: new AdmitRequest(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute),
+    admitUsageQuery: new AdmitUsageQuery(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute, options.usageQueriesPerMinute),
+    getRateLimitUsage: new GetRateLimitUsage(keys, rateLimits, clock),
     issueApiKey: new IssueApiKey(keys, clock),
     listApiKeys: new ListApiKeys(keys),
     revokeApiKey: new RevokeApiKey(keys, clock),

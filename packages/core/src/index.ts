@@ -22,13 +22,14 @@ export { API_KEY_PREFIX, hashApiKeySecret } from './access/ApiKeySecret.js';
 export { isPlan, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
 export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
 export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';
+export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';
 
 // Ports
 export type { Clock } from './ports/Clock.js';
 export type { PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
 export type { KeyStore } from './ports/KeyStore.js';
 export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
-export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore } from './ports/RateLimitStore.js';
+export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore, ReadRequest, UsageReading } from './ports/RateLimitStore.js';
 
 // Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache
 export { SystemClock } from './adapters/SystemClock.js';
@@ -52,6 +53,8 @@ export { GET_PET_SUNSET, GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';
 export { AdmitRequest, DEFAULT_FAILED_AUTH_PER_MINUTE, type Admission, type AdmitRequestInput } from './use-cases/AdmitRequest.js';
+export { AdmitUsageQuery, DEFAULT_USAGE_QUERIES_PER_MINUTE } from './use-cases/AdmitUsageQuery.js';
+export { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 export { IssueApiKey, type IssueApiKeyInput, type IssuedApiKey } from './use-cases/IssueApiKey.js';
 export { ListApiKeys } from './use-cases/ListApiKeys.js';
 export { RevokeApiKey } from './use-cases/RevokeApiKey.js';

@@ -2,8 +2,10 @@ import Koa, { type Context } from 'koa';
 import compose from 'koa-compose';
 import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
 import { HttpError } from './HttpError.js';
+import { apiReference } from './middleware/apiReference.js';
 import { describeRequest, errorResponses, type FailedRequest } from './middleware/errorResponses.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
+import { createOpenApiDocument } from './openapi.js';
 
 /** The Koa application serving the whole service (`app.callback()` for `http.createServer`). */
 export type HttpApp = Koa;
@@ -22,6 +24,8 @@ export interface HttpAppOptions extends PetsApiOptions {
   trustProxy?: boolean;
   /** Throws when the service cannot serve (database or rate-limit store unreachable): `/readyz` answers 503. */
   readiness?: () => Promise<void>;
+  /** Serve the interactive API reference at `GET /docs` (no key, not rate limited). Default true. */
+  apiReference?: boolean;
   /** Called once per request, after the response is decided (access logs, metrics). */
   onResponse?: (record: ResponseRecord) => void;
 }
@@ -43,8 +47,8 @@ function health(readiness: () => Promise<void>) {
 }
 
 /**
- * The service's Koa application: the `/v1` interface, `GET /livez` and `GET /readyz` (no key, not rate limited),
- * and the Error body for everything else (404).
+ * The service's Koa application: the `/v1` interface, `GET /livez`, `GET /readyz` and the API reference at
+ * `GET /docs` (no key, not rate limited), and the Error body for everything else (404).
  */
 export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): HttpApp {
   const app = new Koa({ proxy: options.trustProxy ?? false });
@@ -74,6 +78,7 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
       errorResponses(onInternalError, nowMs),
       requestIdAndCommonHeaders(),
       health(options.readiness ?? (async () => undefined)),
+      ...(options.apiReference === false ? [] : [apiReference(createOpenApiDocument(deps.publicBaseUrl), options.prefix ?? '/v1')]),
       (ctx: Context) => {
         throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
       },

@@ -1,8 +1,18 @@
 import cors from '@koa/cors';
-import { GET_PET_SUNSET, type AdmitRequest, type Clock, type CreatePet, type CreatePetIdempotently, type GetPet, type ListPets } from '@petstore/core';
+import {
+  GET_PET_SUNSET,
+  type AdmitRequest,
+  type AdmitUsageQuery,
+  type Clock,
+  type CreatePet,
+  type CreatePetIdempotently,
+  type GetPet,
+  type GetRateLimitUsage,
+  type ListPets,
+} from '@petstore/core';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
-import { admission } from './middleware/admission.js';
+import { admission, usageQueryAdmission } from './middleware/admission.js';
 import { deprecation } from './middleware/deprecation.js';
 import { errorResponses, type InternalErrorListener } from './middleware/errorResponses.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
@@ -17,6 +27,9 @@ export interface PetsApiDeps {
   createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
   admitRequest: AdmitRequest;
+  /** The gate of `GET /rate_limit`: authenticates, counts in the usage-query bucket, never in the key's quota. */
+  admitUsageQuery: AdmitUsageQuery;
+  getRateLimitUsage: GetRateLimitUsage;
   clock: Clock;
   /** Absolute base URL clients use, ending in the version (`https://api.example.com/v1`): used in Location and Link. */
   publicBaseUrl: string;
@@ -47,6 +60,7 @@ export const EXPOSED_HEADERS = [
   'Sunset',
   'X-Request-Id',
   'Idempotent-Replayed',
+  'ETag',
 ];
 
 const defaultInternalErrorListener: InternalErrorListener = (error, request) => {
@@ -68,6 +82,8 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
   const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
   const admit = admission(deps.admitRequest, deps.clock);
+  const admitUsageQuery = usageQueryAdmission(deps.admitUsageQuery, deps.clock);
+  const usagePath = `${prefix}/rate_limit`;
   const allowedOrigins = new Set(options.corsOrigins ?? []);
 
   const corsMiddleware: Middleware[] =
@@ -77,7 +93,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
             allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key'],
+            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match'],
             exposeHeaders: EXPOSED_HEADERS,
             maxAge: 600,
           }),
@@ -92,7 +108,8 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, done);
       // OPTIONS only describes a route (preflight or `Allow`): without credentials it needs no key and consumes no
       // quota; with a key it is counted like any request and carries the rate-limit headers.
-      return ctx.method === 'OPTIONS' && ctx.get('Authorization') === '' ? next() : admit(ctx, next);
+      if (ctx.method === 'OPTIONS' && ctx.get('Authorization') === '') return next();
+      return ctx.path === usagePath ? admitUsageQuery(ctx, next) : admit(ctx, next);
     },
     router.routes() as Middleware,
     routeFallback(router),

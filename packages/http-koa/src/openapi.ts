@@ -1,4 +1,4 @@
-import { LIST_LIMIT, MAX_ID, PET_STATUSES } from '@petstore/core';
+import { DEFAULT_USAGE_QUERIES_PER_MINUTE, GET_PET_SUNSET, LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
 import { ERROR_STATUS } from './errorStatus.js';
 import { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 
@@ -14,6 +14,18 @@ const RATE_LIMIT_HEADERS = {
   'X-Request-Id': ref('headers/X-Request-Id'),
 };
 
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.',
+  schema: { type: 'string' },
+};
+
+function notModified(extraHeaders: Record<string, object> = {}) {
+  return { description: 'Not modified: the `If-None-Match` tag is current. No body.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...extraHeaders } };
+}
+
 const DEPRECATION_HEADERS = { Deprecation: ref('headers/Deprecation'), Sunset: ref('headers/Sunset'), Link: ref('headers/Link') };
 
 function errorResponse(description: string, codes: string[], extraHeaders: Record<string, object> = {}) {
@@ -26,6 +38,7 @@ function errorResponse(description: string, codes: string[], extraHeaders: Recor
 
 /** The OpenAPI 3.1 description of exactly what this transport does, with `servers` set to the public base URL. */
 export function createOpenApiDocument(publicBaseUrl: string): object {
+  const sunsetDay = GET_PET_SUNSET.toISOString().slice(0, 10);
   const retryAfter = { 'Retry-After': ref('headers/Retry-After') };
   return {
     openapi: '3.1.0',
@@ -48,13 +61,15 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default } },
             { name: 'status', in: 'query', required: false, schema: ref('schemas/PetStatus') },
             { name: 'cursor', in: 'query', required: false, description: 'Opaque; from the `Link: rel="next"` of the previous page.', schema: { type: 'string' } },
+            IF_NONE_MATCH,
           ],
           responses: {
             '200': {
               description: 'One page of animals. When another page exists, `Link` points to it.',
-              headers: { ...RATE_LIMIT_HEADERS, Link: ref('headers/Link') },
+              headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), Link: ref('headers/Link') },
               content: json(ref('schemas/Pets')),
             },
+            '304': notModified({ Link: ref('headers/Link') }),
             '400': ref('responses/ValidationError'),
             '401': ref('responses/Unauthorized'),
             '429': ref('responses/TooManyRequests'),
@@ -98,13 +113,35 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           operationId: 'getPet',
           deprecated: true,
           summary: 'Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.',
-          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }],
+          description:
+            `Deprecated. Sunset: ${GET_PET_SUNSET.toUTCString()} (${sunsetDay}); from then on it answers 410 \`gone\`. ` +
+            'Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor, `GET /pets` with the `status` filter.',
+          'x-sunset': sunsetDay,
+          parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }, IF_NONE_MATCH],
           responses: {
-            '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
+            '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
+            '304': notModified(DEPRECATION_HEADERS),
             '400': errorResponse('`petId` is not a decimal integer.', ['validation_error'], DEPRECATION_HEADERS),
             '401': ref('responses/Unauthorized'),
             '404': errorResponse('No animal has this id.', ['not_found'], DEPRECATION_HEADERS),
             '410': errorResponse('The operation has been removed (after its sunset).', ['gone'], DEPRECATION_HEADERS),
+            '429': ref('responses/TooManyRequests'),
+            '500': ref('responses/InternalError'),
+            '503': ref('responses/ServiceUnavailable'),
+          },
+        },
+      },
+      '/rate_limit': {
+        get: {
+          operationId: 'getRateLimit',
+          summary: "The calling key's plan, usage per window and ban, without spending any of its quota.",
+          description:
+            'Like GitHub\'s `GET /rate_limit`. Not counted against the key\'s quota and answered while the key is rate ' +
+            'limited or banned; the rate-limit headers show the key\'s quota as it stands. Queries are bounded per key ' +
+            `in a bucket of their own (${DEFAULT_USAGE_QUERIES_PER_MINUTE} a minute by default): beyond it, 429 with headers describing that bucket.`,
+          responses: {
+            '200': { description: 'The usage.', headers: RATE_LIMIT_HEADERS, content: json(ref('schemas/RateLimitUsage')) },
+            '401': ref('responses/Unauthorized'),
             '429': ref('responses/TooManyRequests'),
             '500': ref('responses/InternalError'),
             '503': ref('responses/ServiceUnavailable'),
@@ -146,6 +183,31 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
             name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'No control characters.' },
             categoryId: { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID },
             status: { ...ref('schemas/PetStatus'), description: 'Defaults to `available`.' },
+          },
+        },
+        RateLimitUsage: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['keyId', 'plan', 'windows', 'bannedUntil'],
+          properties: {
+            keyId: { type: 'string', description: 'The id of the calling key (never its secret).' },
+            plan: { type: 'string', enum: [...PLANS] },
+            windows: {
+              type: 'array',
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['name', 'limit', 'used', 'remaining', 'reset'],
+                properties: {
+                  name: { type: 'string', enum: ['minute', 'day'] },
+                  limit: { type: 'integer', minimum: 1 },
+                  used: { type: 'integer', minimum: 0 },
+                  remaining: { type: 'integer', minimum: 0 },
+                  reset: { type: 'integer', description: 'Unix time (seconds) at which this window resets.' },
+                },
+              },
+            },
+            bannedUntil: { type: ['integer', 'null'], description: 'Unix time (seconds) at which a ban in force ends; null when not banned.' },
           },
         },
         Pets: { type: 'array', items: ref('schemas/Pet'), maxItems: LIST_LIMIT.max },
@@ -190,6 +252,7 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
         Allow: { required: true, schema: { type: 'string' } },
         Location: { required: true, description: 'URL of the created animal.', schema: { type: 'string', format: 'uri' } },
         'Idempotent-Replayed': { required: false, description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+        ETag: { required: true, description: 'Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.', schema: { type: 'string' } },
         Link: { required: false, description: '`<url>; rel="next"` when another page exists.', schema: { type: 'string' } },
         Deprecation: { required: true, description: 'RFC 9745: `@<unix seconds>`.', schema: { type: 'string' } },
         Sunset: { required: true, description: 'RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`.', schema: { type: 'string' } },

@@ -85,15 +85,15 @@ describe('HTTP protocol behaviour', () => {
       expect(response.headers).toMatchObject({
         'access-control-allow-origin': 'https://shelter.example',
         'access-control-allow-methods': 'GET,HEAD,POST,OPTIONS',
-        'access-control-allow-headers': 'Authorization,Content-Type,X-Request-Id,Idempotency-Key',
+        'access-control-allow-headers': 'Authorization,Content-Type,X-Request-Id,Idempotency-Key,If-None-Match',
       });
     });
 
-    it('exposes the rate-limit, paging and deprecation headers to an allowed origin', async () => {
+    it('exposes the rate-limit, paging, deprecation and ETag headers to an allowed origin', async () => {
       const response = await api.authed(key, 'GET', '/v1/pets', { headers: { Origin: 'https://shelter.example' } });
       expect(response.headers['access-control-allow-origin']).toBe('https://shelter.example');
       expect(response.headers['access-control-expose-headers']).toBe(
-        'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit-Policy,RateLimit,Retry-After,Link,Location,Deprecation,Sunset,X-Request-Id,Idempotent-Replayed',
+        'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit-Policy,RateLimit,Retry-After,Link,Location,Deprecation,Sunset,X-Request-Id,Idempotent-Replayed,ETag',
       );
     });
 

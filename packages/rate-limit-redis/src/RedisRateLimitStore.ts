@@ -1,13 +1,23 @@
 import { readFileSync } from 'node:fs';
-import { ServiceUnavailableError, type ConsumeRequest, type ConsumeResult, type RateLimitStore } from '@petstore/core';
+import {
+  ServiceUnavailableError,
+  type ConsumeRequest,
+  type ConsumeResult,
+  type CountedWindow,
+  type RateLimitStore,
+  type ReadRequest,
+  type UsageReading,
+} from '@petstore/core';
 import type { Redis } from 'ioredis';
 
-const SCRIPT = readFileSync(new URL('./consume.lua', import.meta.url), 'utf8');
+// The Lua scripts sit beside this module: in src for the tests, copied into dist by the build.
+const script = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 
 type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned', instant: number, ...counts: number[]];
 
 interface RedisWithConsume extends Redis {
   petstoreConsume(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
+  petstoreRead(numberOfKeys: number, ...args: (string | number)[]): Promise<[bannedUntil: number, ...counts: number[]]>;
 }
 
 /**
@@ -22,14 +32,19 @@ export class RedisRateLimitStore implements RateLimitStore {
     redis: Redis,
     private readonly keyPrefix = 'petstore:rl',
   ) {
-    redis.defineCommand('petstoreConsume', { lua: SCRIPT });
+    redis.defineCommand('petstoreConsume', { lua: script('consume.lua') });
+    redis.defineCommand('petstoreRead', { lua: script('read.lua') });
     this.redis = redis as RedisWithConsume;
   }
 
-  async consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
-    // The braces make every key of a subject hash to one Redis Cluster slot.
+  /** The window counters, then the ban record. The braces make every key of a subject hash to one Redis Cluster slot. */
+  private keysOf(subject: string, windows: readonly CountedWindow[]): string[] {
     const base = `${this.keyPrefix}:{${subject}}`;
-    const keys = [...windows.map((w) => `${base}:${w.name}:${w.start}`), `${base}:ban`];
+    return [...windows.map((w) => `${base}:${w.name}:${w.start}`), `${base}:ban`];
+  }
+
+  async consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
+    const keys = this.keysOf(subject, windows);
     const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000];
     let reply: ScriptReply;
     try {
@@ -45,6 +60,16 @@ export class RedisRateLimitStore implements RateLimitStore {
         return { outcome, counts, retryAt: instant };
       case 'banned':
         return { outcome, counts, bannedUntil: instant };
+    }
+  }
+
+  async read({ subject, now, windows }: ReadRequest): Promise<UsageReading> {
+    const keys = this.keysOf(subject, windows);
+    try {
+      const [bannedUntil, ...counts] = await this.redis.petstoreRead(keys.length, ...keys, now);
+      return { counts, bannedUntil: bannedUntil > 0 ? bannedUntil : null };
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
     }
   }
 

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { EnforceRateLimit } from '@petstore/core';
+import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
+import { describeWithRedis } from '@petstore/test-support/jest';
 import { runCli } from './runCli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
@@ -74,7 +77,57 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     expect(await run('keys', 'list')).toMatchObject({ code: 2, err: expect.stringContaining('DATABASE_URL="mysql://x/y" is invalid') });
   });
 
+  it('shows the usage of a key, and refuses an unknown id', async () => {
+    await run('keys', 'create', '--plan', 'free');
+    const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
+    const usage = await run('keys', 'usage', id);
+    expect(usage.code).toBe(0);
+    expect(usage.out).toMatch(new RegExp(`^${id} on the free plan\nWINDOW +LIMIT +USED +REMAINING +RESET\nminute +60 +0 +60 +\\S+:00Z\nday +1000 +0 +1000 +\\S+T00:00:00Z\nNot banned\\.$`));
+    expect(usage.err).toContain('REDIS_URL is not set');
+    expect(JSON.parse((await run('keys', 'usage', id, '--json')).out)).toEqual({
+      keyId: id,
+      plan: 'free',
+      windows: [expect.objectContaining({ name: 'minute', used: 0 }), expect.objectContaining({ name: 'day', used: 0 })],
+      bannedUntil: null,
+    });
+    expect(await run('keys', 'usage', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
+    expect(await run('keys', 'usage')).toMatchObject({ code: 2, err: expect.stringContaining('keys usage takes exactly one key id') });
+  });
+
   it('migrates', async () => {
     expect(await run('migrate')).toEqual({ code: 0, out: 'Database schema is up to date (3 migrations).', err: '' });
   });
+});
+
+describeWithRedis('petstore keys usage with the shared Redis store', (redis) => {
+  let client: RedisClient;
+  beforeAll(async () => {
+    client = createRedisClient(redis().url);
+    expect(await whenReady(client)).toBe(true);
+  }, 30_000);
+  afterAll(() => client?.disconnect());
+
+  it('shows what the servers counted, and the ban', async () => {
+    const env = { DATABASE_URL: `sqlite:${join(dir, 'usage-redis.db')}`, REDIS_URL: redis().url };
+    const run = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(argv, env, { out: (t) => out.push(t), err: (t) => err.push(t) });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    await run('keys', 'create', '--plan', 'free');
+    const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
+    // What a server does for this key: one admitted request, then (limit 1, one strike) a rejection and a ban.
+    const enforce = new EnforceRateLimit(new RedisRateLimitStore(client), { now: () => new Date() }, { strikes: 1, durationSeconds: 900 });
+    await enforce.execute(`key:${id}`, { minute: 1, day: 1000 });
+    await expect(enforce.execute(`key:${id}`, { minute: 1, day: 1000 })).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(enforce.execute(`key:${id}`, { minute: 1, day: 1000 })).rejects.toMatchObject({ code: 'key_banned' });
+
+    const usage = await run('keys', 'usage', id, '--json');
+    expect(usage).toMatchObject({ code: 0, err: '' });
+    const parsed = JSON.parse(usage.out) as { windows: { name: string; used: number }[]; bannedUntil: number };
+    expect(parsed.windows[1]).toMatchObject({ name: 'day', used: 1, remaining: 999 });
+    expect(parsed.bannedUntil).toBeGreaterThan(Date.now() / 1000 + 800);
+    expect((await run('keys', 'usage', id)).out).toMatch(/\nBanned until \S+Z\.$/);
+  }, 60_000);
 });

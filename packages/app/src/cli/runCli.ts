@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DomainError, type ApiKey } from '@petstore/core';
+import { DomainError, type ApiKey, type RateLimitUsage } from '@petstore/core';
 import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
@@ -10,9 +10,11 @@ export const USAGE = `Usage:
   petstore keys list [--json]
   petstore keys revoke ID
   petstore keys rotate ID      Prints the new secret; the old one stops working.
+  petstore keys usage ID [--json]
+      The key's plan, each window's limit, use, remaining and reset, and its ban (counts nothing).
   petstore migrate             Applies pending database migrations.
 
-Uses DATABASE_URL (default sqlite:./data/petstore.db), like the server.`;
+Uses DATABASE_URL (default sqlite:./data/petstore.db) and, for keys usage, REDIS_URL, like the server.`;
 
 export interface CliIo {
   out(text: string): void;
@@ -42,6 +44,17 @@ function keyTable(keys: ApiKey[]): string {
   return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
+const isoSeconds = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
+
+function usageTable(usage: RateLimitUsage): string {
+  const header = ['WINDOW', 'LIMIT', 'USED', 'REMAINING', 'RESET'];
+  const rows = usage.windows.map((w) => [w.name, String(w.limit), String(w.used), String(w.remaining), isoSeconds(w.reset)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const table = [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  const ban = usage.bannedUntil === null ? 'Not banned.' : `Banned until ${isoSeconds(usage.bannedUntil)}.`;
+  return [`${usage.keyId} on the ${usage.plan} plan`, ...table, ban].join('\n');
+}
+
 function exactlyOneId(positionals: string[], command: string): string {
   if (positionals.length !== 1) throw new UsageError(`keys ${command} takes exactly one key id`);
   return positionals[0]!;
@@ -59,8 +72,9 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       io.out(USAGE);
       return group === undefined ? 2 : 0;
     }
-    // Only the database matters here; server settings (PORT, ...) are not read.
-    container = createContainer(loadConfig({ DATABASE_URL: env['DATABASE_URL'], LOG_LEVEL: 'silent' }));
+    // Only the stores matter here; server settings (PORT, ...) are not read.
+    const config = loadConfig({ DATABASE_URL: env['DATABASE_URL'], REDIS_URL: env['REDIS_URL'], LOG_LEVEL: 'silent' });
+    container = createContainer(config);
 
     if (group === 'migrate') {
       const dataSource = await container.getAsync(TOKENS.DataSource);
@@ -105,8 +119,17 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         io.err(`Rotated ${issued.key.id}: the old secret no longer works. The new one above is shown only once.`);
         return 0;
       }
+      case 'usage': {
+        const { values, positionals } = parseArgs({ args: rest, options: { json: { type: 'boolean' } }, allowPositionals: true });
+        const usage = await (await container.getAsync(TOKENS.PetStore)).getRateLimitUsage.execute(exactlyOneId(positionals, 'usage'));
+        if (config.redisUrl === null) {
+          io.err('warning: REDIS_URL is not set: without Redis each server counts in its own memory, which this command cannot see.');
+        }
+        io.out(values.json ? JSON.stringify({ keyId: usage.keyId, plan: usage.plan, windows: usage.windows, bannedUntil: usage.bannedUntil }, null, 2) : usageTable(usage));
+        return 0;
+      }
       default:
-        throw new UsageError(command === undefined ? 'keys needs a command: create, list, revoke or rotate' : `unknown keys command "${command}"`);
+        throw new UsageError(command === undefined ? 'keys needs a command: create, list, revoke, rotate or usage' : `unknown keys command "${command}"`);
     }
   } catch (error) {
     if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {

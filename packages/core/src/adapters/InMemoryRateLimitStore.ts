@@ -1,4 +1,4 @@
-import type { ConsumeRequest, ConsumeResult, RateLimitStore } from '../ports/RateLimitStore.js';
+import type { ConsumeRequest, ConsumeResult, RateLimitStore, ReadRequest, UsageReading } from '../ports/RateLimitStore.js';
 
 interface Counter {
   count: number;
@@ -47,6 +47,15 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     }
     this.strikes.set(subject, next);
     return Promise.resolve({ outcome: 'rejected', counts, retryAt });
+  }
+
+  read({ subject, now, windows }: ReadRequest): Promise<UsageReading> {
+    const counts = windows.map((w) => {
+      const counter = this.counters.get(`${subject}|${w.name}|${w.start}`);
+      return counter && counter.expiresAt > now ? counter.count : 0;
+    });
+    const bannedUntil = this.strikes.get(subject)?.bannedUntil ?? 0;
+    return Promise.resolve({ counts, bannedUntil: bannedUntil > now ? bannedUntil : null });
   }
 
   private sweep(now: number): void {

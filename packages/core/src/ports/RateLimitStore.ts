@@ -18,6 +18,19 @@ export interface ConsumeRequest {
   ban: BanRule;
 }
 
+export interface ReadRequest {
+  subject: string;
+  /** Epoch milliseconds. */
+  now: number;
+  windows: readonly CountedWindow[];
+}
+
+/** `counts` follow the order of the request's windows; `bannedUntil` is null unless a ban is in force at `now`. */
+export interface UsageReading {
+  counts: number[];
+  bannedUntil: number | null;
+}
+
 /** `counts` follow the order of the request's windows. */
 export type ConsumeResult =
   | { outcome: 'admitted'; counts: number[] }
@@ -34,7 +47,9 @@ export type ConsumeResult =
  *    rejection's `retryAt` is still ahead, this is one more strike; else the strikes restart at zero with the new
  *    `retryAt`. At `ban.strikes` strikes the subject is banned until `now + ban.durationSeconds`: `banned`.
  * Entries expire on their own once their window (or ban) is over.
+ * `read` reports the same counts and ban without changing anything: no count, no strike.
  */
 export interface RateLimitStore {
   consume(request: ConsumeRequest): Promise<ConsumeResult>;
+  read(request: ReadRequest): Promise<UsageReading>;
 }

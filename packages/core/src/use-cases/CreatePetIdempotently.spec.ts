@@ -73,10 +73,16 @@ describe('CreatePetIdempotently', () => {
 
   it('answers idempotency_in_progress when the first is still in flight after the wait', async () => {
     let finish: (pet: Pet) => void = () => undefined;
-    const slow: PetRepository = { create: () => new Promise<Pet>((resolve) => (finish = resolve)), findById: () => Promise.resolve(null), list: () => Promise.resolve({ pets: [] }) };
+    let creating: () => void = () => undefined;
+    const firstIsCreating = new Promise<void>((resolve) => (creating = resolve));
+    const slow: PetRepository = {
+      create: () => (creating(), new Promise<Pet>((resolve) => (finish = resolve))),
+      findById: () => Promise.resolve(null),
+      list: () => Promise.resolve({ pets: [] }),
+    };
     create = new CreatePetIdempotently(slow, store, clock, { ...DEFAULT_IDEMPOTENCY, waitForInFlightMs: 30 });
     const first = create.execute({ body, scope: 'key_a', idempotencyKey: 'slow' });
-    await new Promise((r) => setTimeout(r, 5));
+    await firstIsCreating;
     await expect(create.execute({ body, scope: 'key_a', idempotencyKey: 'slow' })).rejects.toMatchObject({ code: 'idempotency_in_progress' });
     finish({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
     expect((await first).replayed).toBe(false);

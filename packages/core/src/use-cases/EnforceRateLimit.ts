@@ -1,14 +1,12 @@
 import { DEFAULT_BAN_RULE, type BanRule } from '../access/BanRule.js';
-import { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName } from '../access/RateLimitState.js';
+import { countedWindows, type WindowLimits } from '../access/countedWindows.js';
+import { bindingWindow, type RateLimitState } from '../access/RateLimitState.js';
 import { KeyBannedError } from '../errors/KeyBannedError.js';
 import { RateLimitedError } from '../errors/RateLimitedError.js';
 import type { Clock } from '../ports/Clock.js';
-import type { CountedWindow, RateLimitStore } from '../ports/RateLimitStore.js';
+import type { RateLimitStore } from '../ports/RateLimitStore.js';
 
-/** Requests allowed per window; a window left out is not limited. */
-export type WindowLimits = Partial<Record<WindowName, number>>;
-
-const WINDOW_ORDER: readonly WindowName[] = ['minute', 'day'];
+export type { WindowLimits } from '../access/countedWindows.js';
 
 function secondsUntil(instant: number, now: number): number {
   return Math.max(1, Math.ceil((instant - now) / 1000));
@@ -28,14 +26,7 @@ export class EnforceRateLimit {
 
   async execute(subject: string, limits: WindowLimits): Promise<RateLimitState> {
     const now = this.clock.now().getTime();
-    const windows: CountedWindow[] = [];
-    for (const name of WINDOW_ORDER) {
-      const limit = limits[name];
-      if (limit === undefined) continue;
-      const size = WINDOW_SECONDS[name] * 1000;
-      const start = Math.floor(now / size) * size;
-      windows.push({ name, start, resetAt: start + size, limit });
-    }
+    const windows = countedWindows(now, limits);
     const result = await this.store.consume({ subject, now, windows, ban: this.ban });
 
     const states = windows.map((window, i) => ({

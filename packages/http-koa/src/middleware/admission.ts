@@ -1,4 +1,4 @@
-import type { AdmitRequest, Clock } from '@petstore/core';
+import type { AdmitRequest, AdmitUsageQuery, Clock } from '@petstore/core';
 import type { Middleware } from 'koa';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
@@ -17,6 +17,19 @@ export function bearerSecret(header: string): string | undefined {
 export function admission(admitRequest: AdmitRequest, clock: Clock): Middleware {
   return async function admit(ctx, next) {
     const { key, rateLimit } = await admitRequest.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress: ctx.ip });
+    ctx.state['keyId'] = key.id;
+    setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
+    await next();
+  };
+}
+
+/**
+ * Authenticates a usage query and counts it in its own bucket, whose state the headers show until the route
+ * replaces them with the key's quota.
+ */
+export function usageQueryAdmission(admitUsageQuery: AdmitUsageQuery, clock: Clock): Middleware {
+  return async function admitQuery(ctx, next) {
+    const { key, rateLimit } = await admitUsageQuery.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress: ctx.ip });
     ctx.state['keyId'] = key.id;
     setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
     await next();

@@ -1,13 +1,17 @@
 import Router from '@koa/router';
-import type { CreatePet, CreatePetIdempotently, GetPet, ListPets } from '@petstore/core';
+import type { Clock, CreatePet, CreatePetIdempotently, GetPet, GetRateLimitUsage, ListPets } from '@petstore/core';
+import { sendWithEntityTag } from '../conditionalRequests.js';
 import { jsonBody } from '../middleware/jsonBody.js';
-import { serializePet, serializePets } from '../serializers.js';
+import { setRateLimitHeaders } from '../rateLimitHeaders.js';
+import { serializePet, serializePets, serializeRateLimitUsage } from '../serializers.js';
 
 export interface PetsRoutesDeps {
   listPets: ListPets;
   createPet: CreatePet;
   createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
+  getRateLimitUsage: GetRateLimitUsage;
+  clock: Clock;
   /** Absolute base of the API as clients reach it, ending in the version: `https://api.example.com/v1`. */
   publicBaseUrl: string;
   /** The OpenAPI document served at `/openapi.json`. */
@@ -21,8 +25,7 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
   router.get('listPets', '/pets', async (ctx) => {
     const listing = await deps.listPets.execute(ctx.query);
     if (listing.next) ctx.set('Link', `<${deps.publicBaseUrl}/pets?${new URLSearchParams({ ...listing.next }).toString()}>; rel="next"`);
-    ctx.type = 'application/json';
-    ctx.body = serializePets(listing.pets);
+    sendWithEntityTag(ctx, serializePets(listing.pets));
   });
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
@@ -43,8 +46,15 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
 
   router.get('getPet', '/pets/:petId', async (ctx) => {
     const pet = await deps.getPet.execute(ctx.params['petId']);
+    sendWithEntityTag(ctx, serializePet(pet));
+  });
+
+  // Read, not counted: the headers show the key's quota as it stands.
+  router.get('getRateLimit', '/rate_limit', async (ctx) => {
+    const usage = await deps.getRateLimitUsage.execute(String(ctx.state['keyId']));
+    setRateLimitHeaders(ctx, usage.state, deps.clock.now().getTime());
     ctx.type = 'application/json';
-    ctx.body = serializePet(pet);
+    ctx.body = serializeRateLimitUsage(usage);
   });
 
   router.get('openapi', '/openapi.json', (ctx) => {

@@ -27,9 +27,10 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'readiness'> {
+export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'readiness' | 'apiReference'> {
   ban?: BanRule;
   failedAuthPerMinute?: number;
+  usageQueriesPerMinute?: number;
   /** Replaces the in-memory repository (to inject failures). */
   petRepository?: PetRepository;
   now?: string;
@@ -42,7 +43,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const keys = new InMemoryKeyStore();
   const store = createPetStore(
     { pets: options.petRepository ?? pets, keys, rateLimits: new InMemoryRateLimitStore(), idempotency: new InMemoryIdempotencyStore(), clock },
-    { ban: options.ban, failedAuthPerMinute: options.failedAuthPerMinute },
+    { ban: options.ban, failedAuthPerMinute: options.failedAuthPerMinute, usageQueriesPerMinute: options.usageQueriesPerMinute },
   );
   const internalErrors: unknown[] = [];
   const publicBaseUrl = 'http://127.0.0.1:0/v1';

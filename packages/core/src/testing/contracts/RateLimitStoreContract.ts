@@ -104,6 +104,41 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
       expect((await consume(subject, T0 + MINUTE + 200, 1)).outcome).toBe('banned');
     });
 
+    const read = (subject: string, now: number, perMinute: number, perDay?: number) =>
+      harness().store.read({ subject, now, windows: windows(now, perMinute, perDay) });
+
+    it('reads zero counts and no ban for a subject never seen', async () => {
+      expect(await read(newSubject(), T0, 3, 100)).toEqual({ counts: [0, 0], bannedUntil: null });
+    });
+
+    it('reads the counts of the current windows without counting anything', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 3, 100);
+      await consume(subject, T0 + 1, 3, 100);
+      for (let i = 0; i < 5; i++) expect(await read(subject, T0 + 2 + i, 3, 100)).toEqual({ counts: [2, 2], bannedUntil: null });
+      expect(await consume(subject, T0 + 10, 3, 100)).toEqual({ outcome: 'admitted', counts: [3, 3] });
+      expect(await read(subject, T0 + MINUTE, 3, 100)).toEqual({ counts: [0, 3], bannedUntil: null });
+    });
+
+    it('reads a full window without adding a strike', async () => {
+      const subject = newSubject();
+      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      await consume(subject, T0, 1, undefined, quick);
+      expect((await consume(subject, T0 + 1, 1, undefined, quick)).outcome).toBe('rejected');
+      for (let i = 0; i < 5; i++) expect(await read(subject, T0 + 2 + i, 1)).toEqual({ counts: [1], bannedUntil: null });
+      expect((await consume(subject, T0 + 10, 1, undefined, quick)).outcome).toBe('banned');
+    });
+
+    it('reads a ban in force, and none once it is over', async () => {
+      const subject = newSubject();
+      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      await consume(subject, T0, 1, undefined, quick);
+      await consume(subject, T0 + 1, 1, undefined, quick);
+      await consume(subject, T0 + 2, 1, undefined, quick);
+      expect(await read(subject, T0 + 3, 1)).toEqual({ counts: [1], bannedUntil: T0 + 2 + 30_000 });
+      expect(await read(subject, T0 + 2 + 30_000, 1)).toEqual({ counts: [1], bannedUntil: null });
+    });
+
     it('uses the ban rule it is given', async () => {
       const subject = newSubject();
       const quick: BanRule = { strikes: 1, durationSeconds: 30 };

@@ -1,0 +1,19 @@
+// Type-aware lint: the mistakes the compiler lets through (floating promises, non-exhaustive switches, unused code).
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.tmp*/**'] },
+  {
+    files: ['packages/*/src/**/*.ts', 'examples/**/*.ts'],
+    extends: [tseslint.configs.recommended],
+    languageOptions: { parserOptions: { project: ['./tsconfig.spec.json', './examples/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+    },
+  },
+);
