@@ -6,7 +6,7 @@ export default tseslint.config(
   {
     files: ['packages/*/src/**/*.ts', 'examples/**/*.ts'],
     extends: [tseslint.configs.recommended],
-    languageOptions: { parserOptions: { project: ['./tsconfig.spec.json', './examples/tsconfig.json'], tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: ['./tsconfig.spec.json'], tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',

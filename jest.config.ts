@@ -1,5 +1,5 @@
 import type { Config } from 'jest';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const packages = readdirSync(join(__dirname, 'packages'));
@@ -12,11 +12,11 @@ const moduleNameMapper: Record<string, string> = {
   '^@petstore/test-support/jest$': src('test-support', 'jest.ts'),
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
-for (const name of packages) moduleNameMapper[`^@petstore/${name}$`] = src(name);
+for (const name of packages) if (existsSync(src(name))) moduleNameMapper[`^@petstore/${name}$`] = src(name);
 
 const common = {
   rootDir: __dirname,
-  roots: packages.map((name) => `<rootDir>/packages/${name}/src`),
+  roots: [...packages.map((name) => `<rootDir>/packages/${name}/src`), '<rootDir>/examples/src'],
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper,

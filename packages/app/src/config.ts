@@ -1,9 +1,9 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
 import { DATABASE_URL_FORMS, parseDatabaseUrl } from '@petstore/persistence-typeorm';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export type NodeEnv = 'development' | 'production' | 'test';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
+type NodeEnv = 'development' | 'production' | 'test';
 
 export interface Config {
   port: number;
@@ -68,7 +68,7 @@ function boolean(env: Env, name: string, fallback = false): boolean {
   throw new ConfigError(name, raw, 'true or false');
 }
 
-export function readDatabaseUrl(env: Env): string {
+function readDatabaseUrl(env: Env): string {
   const raw = env['DATABASE_URL'] || 'sqlite:./data/petstore.db';
   try {
     parseDatabaseUrl(raw);

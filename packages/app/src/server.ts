@@ -54,7 +54,9 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
 export async function startServer(config: Config, container: Container = createContainer(config)): Promise<RunningServer> {
   const logger = await container.getAsync(TOKENS.Logger);
   const app = await container.getAsync(TOKENS.HttpApp);
-  const server = createServer(timeouts(config), app.callback());
+  const handle = app.callback();
+  // Koa's handler settles every request itself (errors included): nothing to await here.
+  const server = createServer(timeouts(config), (request, response) => void handle(request, response));
   Object.assign(server, timeouts(config));
   server.on('clientError', answerClientError);
   const drain = drainOnClose(server);

@@ -59,7 +59,6 @@ interface Row {
 
 const rows: Row[] = [];
 const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
-let floor: Started;
 
 /** Runs floor and scenario interleaved (A B A B ...), and records the median of the per-round ratios. */
 async function scenario(name: string, server: Started, key: string, requests: Request[]): Promise<void> {
@@ -119,8 +118,8 @@ async function deepSoldCursor(port: number, key: string): Promise<string> {
 const json = { 'Content-Type': 'application/json' };
 const newPet = (i: number): Request => ({ method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }), headers: json });
 
+const floor = await startNodeServer('floor.js', {});
 try {
-  floor = await startNodeServer('floor.js', {});
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
   {
@@ -155,7 +154,7 @@ try {
     process.stderr.write('  PostgreSQL binaries not found: the PostgreSQL scenario is skipped\n');
   }
 } finally {
-  await floor!?.stop();
+  await floor.stop();
   rmSync(work, { recursive: true, force: true });
 }
 

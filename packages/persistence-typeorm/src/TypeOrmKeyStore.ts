@@ -3,7 +3,7 @@ import { IsNull, type DataSource, type Repository } from 'typeorm';
 import { ApiKeySchema, type ApiKeyRow } from './schemas/ApiKeySchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
-export function toApiKey(row: ApiKeyRow): ApiKey {
+function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -14,7 +14,7 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
   };
 }
 
-export function toApiKeyRow(key: ApiKey, secretHash: string): ApiKeyRow {
+function toApiKeyRow(key: ApiKey, secretHash: string): ApiKeyRow {
   return {
     id: key.id,
     name: key.name,

@@ -72,7 +72,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       );
       await dataSource.query('ANALYZE "pets"');
       const plan = async (sql: string, parameters: unknown[]) =>
-        ((await dataSource.query(`EXPLAIN ${sql}`, parameters)) as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
+        (await dataSource.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, parameters)).map((r) => r['QUERY PLAN']).join('\n');
       const byStatus = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`, ['sold', 15000, 21]);
       expect(byStatus).toMatch(/Index (Only )?Scan using idx_pets_status_id on pets/);
       expect(byStatus).not.toMatch(/Seq Scan|Sort/);

@@ -68,7 +68,7 @@ describe('SQLite file', () => {
 
   it('is set up for a server: WAL, synchronous NORMAL, foreign keys, a busy timeout', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
-    const pragma = async (name: string) => Object.values(((await dataSource.query(`PRAGMA ${name}`)) as Record<string, unknown>[])[0]!)[0];
+    const pragma = async (name: string) => Object.values((await dataSource.query<Record<string, unknown>[]>(`PRAGMA ${name}`))[0]!)[0];
     expect(await pragma('journal_mode')).toBe('wal');
     expect(await pragma('synchronous')).toBe(1); // NORMAL
     expect(await pragma('foreign_keys')).toBe(1);
@@ -88,7 +88,7 @@ describe('SQLite file', () => {
 
   it('serves listing from the indexes: the covering (status, id) index and the primary key, no table sort', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
-    const plan = async (sql: string) => ((await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`)) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    const plan = async (sql: string) => (await dataSource.query<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${sql}`)).map((r) => r.detail).join(' | ');
     const byStatus = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT 21`);
     expect(byStatus).toMatch(/SEARCH pets USING COVERING INDEX idx_pets_status_id \(status=\? AND (id|rowid)>\?\)/);
     expect(byStatus).not.toMatch(/TEMP B-TREE/);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
-import { postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
+import { postgresBinDir, startPostgres, type RunningPostgres, type RunningServer } from './startPostgres.js';
 import { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
 
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -45,7 +45,8 @@ function describeWith<T extends unknown[]>(services: { [K in keyof T]: Service<T
       if (absent.length > 0) throw new Error(`${name} needs ${absent.join(' and ')}`);
     }, STARTUP_TIMEOUT_MS);
     afterAll(async () => {
-      await Promise.all((running ?? []).map((service) => (service as { stop(): Promise<void> } | null)?.stop()));
+      const started = ((running ?? []) as (RunningServer | null)[]).filter((service) => service !== null);
+      await Promise.all(started.map((service) => service.stop()));
     }, STARTUP_TIMEOUT_MS);
     body(() => {
       if (!running) throw new Error(`${name}: the servers are not started yet (use them inside hooks and tests)`);

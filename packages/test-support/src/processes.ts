@@ -24,7 +24,7 @@ export interface LaunchedProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export const processEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env['PATH'], HOME: process.env['HOME'], ...env });
+const processEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env['PATH'], HOME: process.env['HOME'], ...env });
 
 /** Starts a Node.js program and waits until its output says it is ready. */
 export async function launchNodeProcess(entry: string, { args = [], env, readyWhen, timeoutMs = 30_000, stdout = 'pipe' }: LaunchOptions): Promise<LaunchedProcess> {

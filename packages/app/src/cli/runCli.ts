@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
 
-export const USAGE = `Usage:
+const USAGE = `Usage:
   petstore keys create --plan free|pro|business|enterprise [--name TEXT] [--per-minute N --per-day N]
       Prints the new secret alone on stdout (enterprise keys need both custom limits).
   petstore keys list [--json]

@@ -8,7 +8,7 @@ const BEARER = /^bearer +([^ ]+) *$/i;
  * The bearer secret of `Authorization: Bearer <key>` (scheme case-insensitive). Any other non-empty value is
  * passed on whole, so core rejects it as a malformed key; absence stays undefined ("missing").
  */
-export function bearerSecret(header: string): string | undefined {
+function bearerSecret(header: string): string | undefined {
   if (header === '') return undefined;
   return BEARER.exec(header)?.[1] ?? header;
 }

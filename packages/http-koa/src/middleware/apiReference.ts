@@ -53,7 +53,7 @@ const EXTENSIONS: Record<string, string> = { 'image/svg+xml': 'svg', 'image/png'
  * `img-src data:` exception. Both forms the stylesheet uses are read: `"data:<type>;charset=utf-8,<url-encoded>"`
  * (a CSS string, with backslash escapes) and `data:<type>;base64,<base64>`.
  */
-export function extractDataImages(css: string): { css: string; images: Map<string, Asset> } {
+function extractDataImages(css: string): { css: string; images: Map<string, Asset> } {
   const images = new Map<string, Asset>();
   const inlineImage = /url\((?:"data:([a-z+/]+);charset=utf-8,((?:\\.|[^"\\])*)"|data:([a-z+/]+);base64,([A-Za-z0-9+/=]+))\)/g;
   const rewritten = css.replace(inlineImage, (whole, textType?: string, text?: string, base64Type?: string, base64?: string) => {

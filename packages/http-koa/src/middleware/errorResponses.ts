@@ -49,6 +49,11 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
     case 'service_unavailable':
       ctx.set('Retry-After', String(error.retryAfter));
       break;
+    case 'not_found':
+    case 'gone':
+    case 'idempotency_key_reused':
+    case 'idempotency_in_progress':
+      break;
   }
   return { code: error.code, message: error.message, status: ERROR_STATUS[error.code] };
 }

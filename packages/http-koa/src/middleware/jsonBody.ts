@@ -6,7 +6,7 @@ import { HttpError } from '../HttpError.js';
 export const MAX_BODY_BYTES = 16 * 1024;
 
 /** Names the first key that appears twice in one object of a valid JSON text, or null. */
-export function findDuplicateKey(json: string): string | null {
+function findDuplicateKey(json: string): string | null {
   const objects: Set<string>[] = [];
   let duplicate: string | null = null;
   visit(json, {

@@ -22,7 +22,7 @@ export class OpenApiResponseChecker {
   constructor(private readonly document: Document) {
     this.ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
     this.ajv.addFormat('uri', (value: string) => URL.canParse(value));
-    this.ajv.addSchema(document as object, 'openapi');
+    this.ajv.addSchema(document, 'openapi');
     this.templates = Object.keys(document.paths).map((path) => ({
       path,
       pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
@@ -37,7 +37,7 @@ export class OpenApiResponseChecker {
     const operation = template && this.document.paths[template.path]![operationMethod];
     const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
     if (operation && operation.responses[String(status)]) {
-      return this.followRefs(`#/paths/${escape(template!.path)}/${operationMethod}/responses/${status}`);
+      return this.followRefs(`#/paths/${escape(template.path)}/${operationMethod}/responses/${status}`);
     }
     const generic: Record<number, string> = { 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 429: 'TooManyRequests', 503: 'ServiceUnavailable' };
     if (generic[status]) return `#/components/responses/${generic[status]}`;

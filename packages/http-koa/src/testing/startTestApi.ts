@@ -6,9 +6,9 @@ import { createHttpApp, type HttpAppOptions } from '../createHttpApp.js';
 import { createOpenApiDocument } from '../openapi.js';
 import { OpenApiResponseChecker } from './openApiResponses.js';
 
-export type TestResponse = RawResponse;
+type TestResponse = RawResponse;
 
-export interface RequestOptions extends Omit<RawRequestOptions, 'method'> {
+interface RequestOptions extends Omit<RawRequestOptions, 'method'> {
   /** Skip the OpenAPI check (for deliberately broken requests the document cannot describe, such as 500s). */
   unchecked?: boolean;
 }

@@ -1,0 +1,28 @@
+// Embedding the domain in your own service: every use case from one call, with in-memory adapters (swap in
+// @petstore/persistence-typeorm or your own adapters for real storage). No HTTP, no framework.
+import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
+import { InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+
+const store = createPetStore({
+  pets: new InMemoryPetRepository(),
+  keys: new InMemoryKeyStore(),
+  rateLimits: new InMemoryRateLimitStore(),
+  idempotency: new InMemoryIdempotencyStore(),
+  clock: new SystemClock(),
+});
+
+const { key, secret } = await store.issueApiKey.execute({ plan: 'pro', name: 'front desk' });
+const { rateLimit } = await store.admitRequest.execute({ secret, clientAddress: '203.0.113.7' });
+console.log(`${key.id} admitted: ${rateLimit.remaining} of ${rateLimit.limit} requests left this minute`);
+
+await store.createPet.execute({ name: 'Rex', categoryId: 1 });
+await store.createPet.execute({ name: 'Mia', categoryId: 2, status: 'pending' });
+const page = await store.listPets.execute({ status: 'pending' });
+console.log('pending:', page.pets);
+
+try {
+  await store.createPet.execute({ name: '', categoryId: 1.5 });
+} catch (error) {
+  // Domain errors carry a stable code: switch on it, never on the class.
+  console.log('refused:', (error as { code: string }).code);
+}
