@@ -57,5 +57,5 @@ export { AdmitUsageQuery, DEFAULT_USAGE_QUERIES_PER_MINUTE } from './use-cases/A
 export { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 export { IssueApiKey, type IssueApiKeyInput, type IssuedApiKey } from './use-cases/IssueApiKey.js';
 export { ListApiKeys } from './use-cases/ListApiKeys.js';
-export { RevokeApiKey } from './use-cases/RevokeApiKey.js';
+export { RevokeApiKey, type Revocation } from './use-cases/RevokeApiKey.js';
 export { RotateApiKey } from './use-cases/RotateApiKey.js';

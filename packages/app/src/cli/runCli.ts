@@ -1,20 +1,33 @@
 import { parseArgs } from 'node:util';
-import { DomainError, type ApiKey, type RateLimitUsage } from '@petstore/core';
+import { DomainError, limitsOf, type ApiKey, type RateLimitUsage } from '@petstore/core';
 import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
 
-const USAGE = `Usage:
-  petstore keys create --plan free|pro|business|enterprise [--name TEXT] [--per-minute N --per-day N]
-      Prints the new secret alone on stdout (enterprise keys need both custom limits).
-  petstore keys list [--json]
-  petstore keys revoke ID
-  petstore keys rotate ID      Prints the new secret; the old one stops working.
-  petstore keys usage ID [--json]
-      The key's plan, each window's limit, use, remaining and reset, and its ban (counts nothing).
-  petstore migrate             Applies pending database migrations.
+const HELP = {
+  create: `petstore keys create --plan free|pro|business|enterprise [--name TEXT] [--per-minute N --per-day N]
+    Issues a key and prints its secret alone on stdout (shown only this once; only its hash is stored).
+    Enterprise keys need both custom limits, whole numbers from 1, per-minute at most per-day.`,
+  list: `petstore keys list [--json]
+    Every key, revoked ones included, with the limits in force for it (its plan's, or its custom ones).`,
+  revoke: `petstore keys revoke ID
+    Revokes a key for good: running servers refuse it within KEY_CACHE_TTL_MS (2 s by default).`,
+  rotate: `petstore keys rotate ID
+    Prints a new secret for the key; the old one stops working.`,
+  usage: `petstore keys usage ID [--json]
+    The key's plan, each window's limit, use, remaining and reset, and its ban. Counts nothing.
+    Reads REDIS_URL, like the servers: without it each server counts in its own memory.`,
+  migrate: `petstore migrate
+    Applies pending database migrations (the server also does at start).`,
+} as const;
 
-Uses DATABASE_URL (default sqlite:./data/petstore.db) and, for keys usage, REDIS_URL, like the server.`;
+const USAGE = `Usage:
+${Object.values(HELP)
+  .map((text) => `  ${text.replaceAll('\n', '\n  ')}`)
+  .join('\n')}
+
+Uses DATABASE_URL (default sqlite:./data/petstore.db) and, for keys usage, REDIS_URL, like the server.
+Add --help to any command for its own help.`;
 
 export interface CliIo {
   out(text: string): void;
@@ -23,10 +36,32 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-const CLI_FIELD_NAMES: Record<string, string> = { perMinute: '--per-minute', perDay: '--per-day', plan: '--plan', name: '--name' };
+/** Core names fields (perMinute); the CLI user typed flags (--per-minute). */
+const FLAGS: Record<string, string> = { perMinute: '--per-minute', perDay: '--per-day', plan: '--plan', name: '--name' };
+const inFlagTerms = (text: string) => text.replace(/\b(perMinute|perDay)\b|^(plan|name)\b/g, (field) => FLAGS[field]!);
 
-function toNumberIfDigits(value: string | undefined): unknown {
-  return value !== undefined && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
+/** A limit flag: a whole number from 1, or a usage error that names the flag and what was typed. */
+function limitFlag(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be a whole number from 1 (got "${value}")`);
+  }
+  return Number(value);
+}
+
+/** parseArgs refuses `--per-minute -1` as ambiguous; read it as the value it is, so the error can name it. */
+function joinNegativeValues(args: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1];
+    if (args[i]!.startsWith('--') && !args[i]!.includes('=') && next !== undefined && /^-[0-9.]/.test(next)) {
+      joined.push(`${args[i]}=${next}`);
+      i++;
+    } else {
+      joined.push(args[i]!);
+    }
+  }
+  return joined;
 }
 
 function keyTable(keys: ApiKey[]): string {
@@ -34,8 +69,8 @@ function keyTable(keys: ApiKey[]): string {
     k.id,
     k.name || '-',
     k.plan,
-    String(k.customLimits?.perMinute ?? '-'),
-    String(k.customLimits?.perDay ?? '-'),
+    String(limitsOf(k).perMinute),
+    String(limitsOf(k).perDay),
     k.createdAt.toISOString(),
     k.revokedAt?.toISOString() ?? '-',
   ]);
@@ -67,10 +102,15 @@ function exactlyOneId(positionals: string[], command: string): string {
 export async function runCli(argv: string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<number> {
   let container: ReturnType<typeof createContainer> | undefined;
   try {
-    const [group, command, ...rest] = argv;
+    const [group, command, ...rest] = joinNegativeValues(argv);
     if (group === undefined || group === 'help' || group === '--help' || group === '-h') {
       io.out(USAGE);
       return group === undefined ? 2 : 0;
+    }
+    if (argv.includes('--help') || argv.includes('-h')) {
+      const topic = group === 'migrate' ? 'migrate' : group === 'keys' && command !== undefined && command in HELP ? (command as keyof typeof HELP) : null;
+      io.out(topic ? HELP[topic] : USAGE);
+      return group === 'keys' || group === 'migrate' ? 0 : 2;
     }
     // Only the stores matter here; server settings (PORT, ...) are not read.
     const config = loadConfig({ DATABASE_URL: env['DATABASE_URL'], REDIS_URL: env['REDIS_URL'], LOG_LEVEL: 'silent' });
@@ -95,8 +135,8 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         const issued = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({
           plan: values.plan,
           name: values.name,
-          perMinute: toNumberIfDigits(values['per-minute']),
-          perDay: toNumberIfDigits(values['per-day']),
+          perMinute: limitFlag('--per-minute', values['per-minute']),
+          perDay: limitFlag('--per-day', values['per-day']),
         });
         io.out(issued.secret);
         io.err(`Created ${issued.key.id} on the ${issued.key.plan} plan. The secret above is shown only once.`);
@@ -109,7 +149,11 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         return 0;
       }
       case 'revoke': {
-        const key = await (await container.getAsync(TOKENS.PetStore)).revokeApiKey.execute(exactlyOneId(rest, 'revoke'));
+        const { key, alreadyRevoked } = await (await container.getAsync(TOKENS.PetStore)).revokeApiKey.execute(exactlyOneId(rest, 'revoke'));
+        if (alreadyRevoked) {
+          io.err(`error: ${key.id} was already revoked at ${key.revokedAt!.toISOString()}; nothing changed.`);
+          return 1;
+        }
         io.out(`Revoked ${key.id} at ${key.revokedAt!.toISOString()}.`);
         return 0;
       }
@@ -141,7 +185,7 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       return 2;
     }
     if (DomainError.is(error)) {
-      const details = error.code === 'validation_error' ? error.details.map((d) => `${CLI_FIELD_NAMES[d.field] ?? d.field}: ${d.message}`) : [error.message];
+      const details = error.code === 'validation_error' ? error.details.map((d) => inFlagTerms(d.message)) : [error.message];
       io.err(details.map((line) => `error: ${line}`).join('\n'));
       return 1;
     }

@@ -61,6 +61,22 @@ describe('API key administration', () => {
     await expect(new RotateApiKey(ports.keys).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('revokes once: a second revocation changes nothing and says the key was already revoked', async () => {
+    const { key } = await issue.execute({ plan: 'free' });
+    const first = await new RevokeApiKey(ports.keys, ports.clock).execute(key.id);
+    expect(first).toEqual({ key: { ...key, revokedAt: ports.clock.now() }, alreadyRevoked: false });
+    ports.clock.advance(60_000);
+    expect(await new RevokeApiKey(ports.keys, ports.clock).execute(key.id)).toEqual({ key: first.key, alreadyRevoked: true });
+  });
+
+  it('refuses an Enterprise key whose per-minute limit exceeds its per-day limit', async () => {
+    await expect(issue.execute({ plan: 'enterprise', perMinute: 10, perDay: 5 })).rejects.toMatchObject({
+      details: [{ field: 'perMinute', message: 'perMinute (10) must not exceed perDay (5): a day holds every minute' }],
+    });
+    expect((await issue.execute({ plan: 'enterprise', perMinute: 5, perDay: 5 })).key.customLimits).toEqual({ perMinute: 5, perDay: 5 });
+    expect(await ports.keys.list()).toHaveLength(1);
+  });
+
   it('refuses to rotate a revoked key', async () => {
     const { key } = await issue.execute({ plan: 'free' });
     await new RevokeApiKey(ports.keys, ports.clock).execute(key.id);

@@ -31,7 +31,12 @@ function customLimits(input: IssueApiKeyInput, problems: FieldProblem[]): RateLi
   for (const field of ['perMinute', 'perDay'] as const) {
     if (!isPositiveInteger(input[field])) problems.push({ field, message: `${field} is required for enterprise keys and must be a positive integer` });
   }
-  return isPositiveInteger(input.perMinute) && isPositiveInteger(input.perDay) ? { perMinute: input.perMinute, perDay: input.perDay } : null;
+  if (!isPositiveInteger(input.perMinute) || !isPositiveInteger(input.perDay)) return null;
+  if (input.perMinute > input.perDay) {
+    problems.push({ field: 'perMinute', message: `perMinute (${input.perMinute}) must not exceed perDay (${input.perDay}): a day holds every minute` });
+    return null;
+  }
+  return { perMinute: input.perMinute, perDay: input.perDay };
 }
 
 /** Creates an API key on a plan and returns its secret, once. */
