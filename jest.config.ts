@@ -1,13 +1,14 @@
 import type { Config } from 'jest';
 import { join } from 'node:path';
 
-const packages = ['core', 'persistence-typeorm', 'http-koa', 'rate-limit-redis', 'app', 'bench', 'test-support'];
+const packages = ['core', 'persistence-typeorm', 'http-koa', 'rate-limit-redis', 'app', 'bench', 'test-support', 'client'];
 const src = (name: string, file = 'index.ts') => join(__dirname, 'packages', name, 'src', file);
 
 // Tests run on the TypeScript sources (no build needed); workspace imports are mapped to them.
 const moduleNameMapper: Record<string, string> = {
   '^@petstore/core/testing$': src('core', 'testing/index.ts'),
   '^@petstore/core/contracts$': src('core', 'testing/contracts/index.ts'),
+  '^@petstore/app/testing/(.*)$': src('app', 'testing/$1.ts'),
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 for (const name of packages) moduleNameMapper[`^@petstore/${name}$`] = src(name);
