@@ -155,7 +155,7 @@ export class RateLimitGate {
   /** The error for a call that may not wait as long as the gate stays shut. Nothing was sent for it. */
   private refusal(decision: Decision, now: number): PetstoreError {
     const untilMs = decision.kind === 'send' ? now : decision.untilMs;
-    const retryAfter = Number.isFinite(untilMs) ? Math.max(1, Math.ceil((untilMs - now) / 1000)) : undefined;
+    const retryAfter = Number.isFinite(untilMs) ? Math.max(1, Math.ceil((untilMs - MARGIN_MS - now) / 1000)) : undefined;
     const notSent = `Not sent: the key may send again in ${retryAfter ?? 'an unknown number of'} s, later than this call may wait (rateLimit.maxWaitMs).`;
     if (decision.kind === 'wait' && decision.reason !== 'quota_exhausted' && this.closure) {
       const { code, message } = this.closure.error;

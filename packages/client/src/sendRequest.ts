@@ -146,8 +146,8 @@ export async function sendRequest<T>(options: ResolvedOptions, gate: RateLimitGa
       error = errorOf(attempt, requestId, retryAfterMs);
       if (response.status === 429) {
         const waitMs = retryAfterMs ?? (rateLimit ? rateLimit.binding.resetsAtMs - receivedAtMs : 1000);
-        if (spec.bypassGate) throw error;
-        gate.leave({ receivedAtMs, rateLimit, rejection: { retryAfterMs: waitMs, error } });
+        if (!spec.bypassGate) gate.leave({ receivedAtMs, rateLimit, rejection: { retryAfterMs: waitMs, error } });
+        if (spec.bypassGate || waitMs > rateLimitWaitLeftMs) throw error;
         continue;
       }
       if (!spec.bypassGate) gate.leave({ receivedAtMs, rateLimit });
