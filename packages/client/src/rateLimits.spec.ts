@@ -1,19 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { jest } from '@jest/globals';
 import { createClient, PetstoreError, type ClientOptions, type WaitEvent } from './index.js';
-import { FakeService, type LoggedRequest } from './testing/FakeService.js';
+import { FakeService } from './testing/FakeService.js';
+import { sentInsideRetryAfter } from './testing/recordingFetch.js';
 import { fulfilled, settle, useFakeTime } from './testing/fakeTime.js';
 
 const clientOf = (service: FakeService, options: Partial<ClientOptions> = {}) =>
   createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, fetch: service.fetch, ...options });
 const creates = (client: ReturnType<typeof createClient>, count: number) =>
   Array.from({ length: count }, (_, i) => client.createPet({ name: `Pet ${i}`, categoryId: 1 }));
-
-/** Requests sent after a 429 reached the client and before its Retry-After had passed. */
-function sentInsideRetryAfter(log: LoggedRequest[]): LoggedRequest[] {
-  const rejections = log.filter((r) => r.status === 429);
-  return log.filter((r) => rejections.some((rejected) => r.sentAtMs >= rejected.answeredAtMs! && r.sentAtMs < rejected.answeredAtMs! + rejected.retryAfter! * 1000));
-}
 
 describe('the rate-limit gate (fake service, fake time)', () => {
   beforeEach(() => useFakeTime());

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { enterpriseKey, listAllPets } from '@petstore/app/testing/api';
+import { spawnServer, type ServerProcess } from '@petstore/app/testing/processes';
+import { postgresBinDir, redisServerBinary, startPostgresForTests, startRedisForTests, type RunningPostgres, type RunningRedis } from '@petstore/test-support';
+import { createClient, type Pet, type WaitEvent } from './index.js';
+import { recordingFetch } from './testing/recordingFetch.js';
+
+const available = (postgresBinDir() !== null && redisServerBinary() !== null) || Boolean(process.env['CI']);
+
+async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+(available ? describe : describe.skip)('@petstore/client against the built server (PostgreSQL and Redis)', () => {
+  let postgres: RunningPostgres | null;
+  let redis: RunningRedis | null;
+  let server: ServerProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    [postgres, redis] = await Promise.all([startPostgresForTests(), startRedisForTests()]);
+    server = await spawnServer({ DATABASE_URL: postgres!.url, REDIS_URL: redis!.url, NODE_ENV: 'production' });
+    key = await enterpriseKey(postgres!.url);
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+    await Promise.all([postgres?.stop(), redis?.stop()]);
+  });
+
+  it('waits while Redis is down mid-run and then succeeds, creating nothing twice', async () => {
+    const recorder = recordingFetch();
+    const waits: WaitEvent[] = [];
+    const client = createClient({ baseUrl: server.url, apiKey: key, fetch: recorder.fetch, onWait: (event) => waits.push(event) });
+    const names = Array.from({ length: 30 }, (_, i) => `outage-${i}`);
+    const created: Pet[] = [];
+    // Three callers, one create after another each, so that the outage falls in the middle of the run.
+    const queue = [...names];
+    const callers = Promise.all(
+      [1, 2, 3].map(async () => {
+        for (let name = queue.shift(); name !== undefined; name = queue.shift()) created.push(await client.createPet({ name, categoryId: 1 }));
+      }),
+    );
+
+    await until(() => created.length >= 6);
+    const pausedAt = Date.now();
+    await redis!.pause();
+    // Down until every caller has been answered 503 and one of them again on its retry (5 s or more), then back.
+    await until(() => recorder.exchanges.filter((e) => e.status === 503).length >= 4);
+    const downForMs = Date.now() - pausedAt;
+    await redis!.start();
+    await callers;
+
+    expect(downForMs).toBeGreaterThanOrEqual(5_000);
+    expect(created).toHaveLength(30);
+    expect(waits.map((w) => w.reason)).toContain('service_unavailable');
+    const stored = (await listAllPets(server, key)).filter((p) => p.name.startsWith('outage-'));
+    expect(stored.map((p) => p.name).sort()).toEqual([...names].sort());
+    expect(stored.map((p) => p.id).sort((a, b) => a - b)).toEqual(created.map((p) => p.id).sort((a, b) => a - b));
+  }, 120_000);
+});
