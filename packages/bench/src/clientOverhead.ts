@@ -51,8 +51,10 @@ try {
     const raws: number[] = [];
     const clients: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which goes first, so that neither always runs on a warmer (or more tired) server.
+      if (round % 2) clients.push(await rate(viaClient, concurrency));
       raws.push(await rate(raw, concurrency));
-      clients.push(await rate(viaClient, concurrency));
+      if (round % 2 === 0) clients.push(await rate(viaClient, concurrency));
     }
     // Each round's client rate against the raw rate measured just before it: steadier than absolute numbers on a
     // shared machine.
