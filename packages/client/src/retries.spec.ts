@@ -61,6 +61,16 @@ describe('retries (fake service, fake time)', () => {
     expect(service.log[1]!.sentAtMs - service.log[0]!.sentAtMs).toBeGreaterThanOrEqual(2_000);
   });
 
+  it('retries a proxy’s 502 page and reports it as unexpected_response with its status when it persists', async () => {
+    const service = new FakeService({ perMinute: 100 });
+    service.failures.push('bad_gateway', 'bad_gateway');
+
+    const [result] = await settle([clientOf(service, { retry: { maxAttempts: 2 } }).listPets()]);
+
+    expect(result).toMatchObject({ status: 'rejected', reason: { code: 'unexpected_response', status: 502, message: 'HTTP 502 without an Error body' } });
+    expect(service.log).toHaveLength(2);
+  });
+
   it('gives up after retry.maxAttempts with the last error', async () => {
     const service = new FakeService({ perMinute: 100 });
     service.failures.push(...Array(10).fill('service_unavailable'));

@@ -14,7 +14,7 @@ export interface LoggedRequest {
 
 let instances = 0;
 
-type Failure = 'service_unavailable' | 'network_error' | 'hang' | 'lose_answer';
+type Failure = 'service_unavailable' | 'bad_gateway' | 'network_error' | 'hang' | 'lose_answer';
 
 /**
  * The service's rules in memory, behind a `fetch`, for the client's unit tests (fake timers): per-minute fixed
@@ -71,7 +71,8 @@ export class FakeService {
     if (failure === 'hang') {
       await new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
     }
-    const response = this.answer(entry, init, failure);
+    // A proxy in front of the service: its own page, no rate-limit headers.
+    const response = failure === 'bad_gateway' ? new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } }) : this.answer(entry, init, failure);
     entry.status = response.status;
     entry.answeredAtMs = Date.now();
     if (failure === 'lose_answer') throw new TypeError('socket hang up');
