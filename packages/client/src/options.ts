@@ -103,6 +103,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     },
     maxRateLimitWaitMs: positive('rateLimit.maxWaitMs', options.rateLimit?.maxWaitMs, DEFAULTS.maxRateLimitWaitMs),
     onWait: options.onWait,
-    fetch: fetchImpl,
+    // Called as a plain function: browsers throw "Illegal invocation" when `fetch` runs with another `this`.
+    fetch: (input, init) => fetchImpl(input, init),
   };
 }
