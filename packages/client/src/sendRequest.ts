@@ -2,7 +2,7 @@ import { retryDelayMs } from './backoff.js';
 import type { CallOptions, ResolvedOptions, WaitReason } from './options.js';
 import { PetstoreError, type PetstoreErrorDetail } from './PetstoreError.js';
 import { readRateLimit, readRetryAfterMs } from './rateLimitHeaders.js';
-import type { RateLimitGate } from './RateLimitGate.js';
+import type { GateAnswer, GateEntry } from './RateLimitGate.js';
 import { randomId } from './randomId.js';
 import { sleep } from './sleep.js';
 
@@ -25,6 +25,18 @@ export interface Answer<T> {
   body: T;
   headers: Headers;
 }
+
+/** What `sendRequest` needs of a gate (`RateLimitGate`). */
+export interface Gate {
+  enter(entry: GateEntry): Promise<void>;
+  leave(answer: GateAnswer | null): void;
+}
+
+/** For requests that bypass the key's gate: lets everything through at once. */
+const OPEN_GATE: Gate = {
+  enter: ({ signal }) => (signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve()),
+  leave: () => undefined,
+};
 
 /** Gateway and availability failures: the request did not take effect and may be sent again. */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
@@ -94,8 +106,9 @@ function failureError(failure: Extract<Attempt, { kind: 'failure' }>, requestId:
  * failures and timeouts with backoff (bounded in attempts and in total time), and waiting out 429s at the gate.
  * Every attempt carries the same `X-Request-Id` (and whatever headers the spec gives, such as `Idempotency-Key`).
  */
-export async function sendRequest<T>(options: ResolvedOptions, gate: RateLimitGate, spec: RequestSpec, call: CallOptions = {}): Promise<Answer<T>> {
+export async function sendRequest<T>(options: ResolvedOptions, keyGate: Gate, spec: RequestSpec, call: CallOptions = {}): Promise<Answer<T>> {
   const { signal } = call;
+  const gate = spec.bypassGate ? OPEN_GATE : keyGate;
   const timeoutMs = call.timeoutMs ?? options.timeoutMs;
   const startedAtMs = Date.now();
   const requestId = randomId();
@@ -111,26 +124,22 @@ export async function sendRequest<T>(options: ResolvedOptions, gate: RateLimitGa
   const notify = (reason: WaitReason, delayMs: number) => options.onWait?.({ operation: spec.operation, reason, delayMs, attempt: sent + 1 });
 
   for (;;) {
-    if (!spec.bypassGate) {
-      const enteredAtMs = Date.now();
-      await gate.enter({ maxWaitMs: rateLimitWaitLeftMs, signal, onWait: notify });
-      rateLimitWaitLeftMs = Math.max(0, rateLimitWaitLeftMs - (Date.now() - enteredAtMs));
-    } else if (signal?.aborted) {
-      throw signal.reason;
-    }
+    const enteredAtMs = Date.now();
+    await gate.enter({ maxWaitMs: rateLimitWaitLeftMs, signal, onWait: notify });
+    rateLimitWaitLeftMs = Math.max(0, rateLimitWaitLeftMs - (Date.now() - enteredAtMs));
     sent++;
     let attempt: Attempt;
     try {
       attempt = await attemptOnce(options, url, init, timeoutMs, signal);
     } catch (abortReason) {
-      if (!spec.bypassGate) gate.leave(null);
+      gate.leave(null);
       throw abortReason;
     }
 
     let error: PetstoreError;
     let retryAfterMs: number | undefined;
     if (attempt.kind === 'failure') {
-      if (!spec.bypassGate) gate.leave(null);
+      gate.leave(null);
       error = failureError(attempt, requestId, timeoutMs);
     } else {
       const { response, receivedAtMs } = attempt;
@@ -138,7 +147,7 @@ export async function sendRequest<T>(options: ResolvedOptions, gate: RateLimitGa
       const rateLimit = response.status === 401 ? undefined : (readRateLimit(response.headers, receivedAtMs) ?? undefined);
       retryAfterMs = readRetryAfterMs(response.headers, receivedAtMs);
       if (response.ok) {
-        if (!spec.bypassGate) gate.leave({ receivedAtMs, rateLimit });
+        gate.leave({ receivedAtMs, rateLimit });
         const body = parseJson(attempt.text);
         if (body === undefined) throw new PetstoreError({ code: 'unexpected_response', status: response.status, message: 'The answer is not JSON', requestId });
         return { body: body as T, headers: response.headers };
@@ -146,11 +155,11 @@ export async function sendRequest<T>(options: ResolvedOptions, gate: RateLimitGa
       error = errorOf(attempt, requestId, retryAfterMs);
       if (response.status === 429) {
         const waitMs = retryAfterMs ?? (rateLimit ? rateLimit.binding.resetsAtMs - receivedAtMs : 1000);
-        if (!spec.bypassGate) gate.leave({ receivedAtMs, rateLimit, rejection: { retryAfterMs: waitMs, error } });
+        gate.leave({ receivedAtMs, rateLimit, rejection: { retryAfterMs: waitMs, error } });
         if (spec.bypassGate || waitMs > rateLimitWaitLeftMs) throw error;
         continue;
       }
-      if (!spec.bypassGate) gate.leave({ receivedAtMs, rateLimit });
+      gate.leave({ receivedAtMs, rateLimit });
       if (!RETRYABLE_STATUSES.has(response.status)) throw error;
     }
 
