@@ -7,8 +7,7 @@ import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { enterpriseKey, listAllPets } from '@petstore/app/testing/api';
-import { spawnServer, type ServerProcess } from '@petstore/app/testing/processes';
+import { issueUnlimitedKey, listAllPets, spawnServer, type ServerProcess } from './testing/builtServer.js';
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
@@ -57,7 +56,7 @@ try {
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
     server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', CORS_ORIGINS: pageOrigin });
-    key = await enterpriseKey(databaseUrl);
+    key = await issueUnlimitedKey(databaseUrl);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { awayFromMinuteEnd, enterpriseKey, listAllPets } from '@petstore/app/testing/api';
-import { runCliProcess, runProcess, spawnServer, type ServerProcess } from '@petstore/app/testing/processes';
+import { awayFromMinuteEnd, issueUnlimitedKey, listAllPets, runCli, runNodeProcess, spawnServer, type ServerProcess } from './testing/builtServer.js';
 import { createClient, PetstoreError, type Pet } from './index.js';
 import { recordingFetch, sentInsideRetryAfter, type Exchange } from './testing/recordingFetch.js';
 
@@ -41,7 +40,7 @@ describe('@petstore/client against the built server (SQLite)', () => {
     work = await mkdtemp(join(tmpdir(), 'petstore-client-'));
     databaseUrl = `sqlite:${join(work, 'petstore.db')}`;
     server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
-    unlimitedKey = await enterpriseKey(databaseUrl);
+    unlimitedKey = await issueUnlimitedKey(databaseUrl);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -52,7 +51,7 @@ describe('@petstore/client against the built server (SQLite)', () => {
 
   it('twice a 5-per-minute quota of concurrent creates, from two processes: all succeed once, no ban, nothing sent inside a Retry-After', async () => {
     const quota = 5;
-    const created = await runCliProcess(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(quota), '--per-day', '1000'], { DATABASE_URL: databaseUrl });
+    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(quota), '--per-day', '1000'], { DATABASE_URL: databaseUrl });
     expect(created.code).toBe(0);
     const key = created.stdout.trim();
     const script = join(work, 'other-process.mjs');
@@ -60,7 +59,7 @@ describe('@petstore/client against the built server (SQLite)', () => {
     // Both processes must meet inside one window for the quota to be contested.
     await awayFromMinuteEnd(20);
 
-    const other = runProcess(script, [], { BASE_URL: server.url, API_KEY: key, COUNT: String(quota), PREFIX: 'quota-b-' });
+    const other = runNodeProcess(script, [], { BASE_URL: server.url, API_KEY: key, COUNT: String(quota), PREFIX: 'quota-b-' });
     const recorder = recordingFetch();
     const client = clientWith(key, recorder.fetch);
     const here = await Promise.all(Array.from({ length: quota }, (_, i) => client.createPet({ name: `quota-a-${i}`, categoryId: 1 })));
@@ -125,7 +124,7 @@ describe('@petstore/client against the built server (SQLite)', () => {
   }, 30_000);
 
   it('runs the quick-start example of docs/client.md', async () => {
-    const run = await runProcess(QUICKSTART, [], { PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: unlimitedKey });
+    const run = await runNodeProcess(QUICKSTART, [], { PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: unlimitedKey });
 
     expect(run).toMatchObject({ code: 0 });
     expect(run.stdout).toMatch(/^created pet \d+: Rex$/m);

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { auth } from '@petstore/app/testing/api';
-import { runProcess, spawnServer, type ServerProcess } from '@petstore/app/testing/processes';
+import { auth, runNodeProcess, spawnServer, type ServerProcess } from './testing/builtServer.js';
 
 const GENERATED = join(dirname(fileURLToPath(import.meta.url)), 'openapi.generated.ts');
 const OPENAPI_TYPESCRIPT_CLI = join(dirname(createRequire(import.meta.url).resolve('openapi-typescript/package.json')), 'bin', 'cli.js');
@@ -34,7 +33,7 @@ describe('the client types and the served OpenAPI document', () => {
     const documentFile = join(work, 'openapi.json');
     await writeFile(documentFile, await response.text());
     const outputFile = join(work, 'openapi.generated.ts');
-    const generated = await runProcess(OPENAPI_TYPESCRIPT_CLI, [documentFile, '--output', outputFile], {});
+    const generated = await runNodeProcess(OPENAPI_TYPESCRIPT_CLI, [documentFile, '--output', outputFile], {});
     expect(generated).toMatchObject({ code: 0 });
     const fresh = await readFile(outputFile, 'utf8');
 

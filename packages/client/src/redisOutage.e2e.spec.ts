@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { enterpriseKey, listAllPets } from '@petstore/app/testing/api';
-import { spawnServer, type ServerProcess } from '@petstore/app/testing/processes';
 import { postgresBinDir, redisServerBinary, startPostgresForTests, startRedisForTests, type RunningPostgres, type RunningRedis } from '@petstore/test-support';
 import { createClient, type Pet, type WaitEvent } from './index.js';
+import { issueUnlimitedKey, listAllPets, spawnServer, type ServerProcess } from './testing/builtServer.js';
 import { recordingFetch } from './testing/recordingFetch.js';
 
 const available = (postgresBinDir() !== null && redisServerBinary() !== null) || Boolean(process.env['CI']);
@@ -24,7 +23,7 @@ async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startPostgresForTests(), startRedisForTests()]);
     server = await spawnServer({ DATABASE_URL: postgres!.url, REDIS_URL: redis!.url, NODE_ENV: 'production' });
-    key = await enterpriseKey(postgres!.url);
+    key = await issueUnlimitedKey(postgres!.url);
   }, 90_000);
   afterAll(async () => {
     await server?.stop();
