@@ -33,6 +33,13 @@ module.exports = {
       from: { path: '^packages/(?!app/)', pathNot: `^packages/${ADAPTERS}/` },
       to: { path: [`^packages/${ADAPTERS}/`, `^@petstore/${ADAPTERS}($|/)`] },
     },
+    {
+      name: 'client-stands-alone',
+      comment: 'the published client runs in browsers and Node on fetch alone: its code imports only its own files (its tests may import anything).',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: '(\\.spec\\.ts$|^packages/client/src/testing/)' },
+      to: { pathNot: '^packages/client/src/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -46,6 +46,8 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
       'persistence-typeorm/src/bad.ts': ['@petstore/rate-limit-redis'],
       'bench/src/bad.ts': ['@petstore/http-koa'],
       'app/src/fine.ts': ['@petstore/http-koa', '@petstore/persistence-typeorm', 'inversify'],
+      'client/src/bad.ts': ['node:crypto', '@petstore/core'],
+      'client/src/fine.spec.ts': ['node:fs', '@petstore/app'],
     };
     for (const [file, imports] of Object.entries(files)) {
       await mkdir(join(probe, 'packages', dirname(file)), { recursive: true });
@@ -63,6 +65,8 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
         'adapters-stay-apart: http-koa/src/bad.ts -> @petstore/app',
         'adapters-stay-apart: persistence-typeorm/src/bad.ts -> @petstore/rate-limit-redis',
         'only-app-wires-adapters: bench/src/bad.ts -> @petstore/http-koa',
+        'client-stands-alone: client/src/bad.ts -> crypto',
+        'client-stands-alone: client/src/bad.ts -> @petstore/core',
       ].sort(),
     );
   }, 60_000);

@@ -11,7 +11,7 @@ export class CoveringStatusIndex1763942400000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('DROP INDEX "idx_pets_status_id"');
     await queryRunner.query(
-      dialectOf(queryRunner.connection) === 'postgres'
+      dialectOf(queryRunner.dataSource) === 'postgres'
         ? 'CREATE INDEX "idx_pets_status_id" ON "pets" ("status", "id") INCLUDE ("name", "category_id")'
         : 'CREATE INDEX "idx_pets_status_id" ON "pets" ("status", "id", "name", "category_id")',
     );

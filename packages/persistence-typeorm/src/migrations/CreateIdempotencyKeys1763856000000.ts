@@ -6,7 +6,7 @@ export class CreateIdempotencyKeys1763856000000 implements MigrationInterface {
   name = 'CreateIdempotencyKeys1763856000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const integer = dialectOf(queryRunner.connection) === 'postgres' ? 'bigint' : 'INTEGER';
+    const integer = dialectOf(queryRunner.dataSource) === 'postgres' ? 'bigint' : 'INTEGER';
     await queryRunner.query(
       `CREATE TABLE "idempotency_keys" ("scope" text NOT NULL, "key" text NOT NULL, "fingerprint" text NOT NULL, ` +
         `"pet_json" text, "claimed_at_ms" ${integer} NOT NULL, "expires_at_ms" ${integer} NOT NULL, PRIMARY KEY ("scope", "key"))`,

@@ -11,7 +11,7 @@ export class InitialSchema1763769600000 implements MigrationInterface {
   name = 'InitialSchema1763769600000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const postgres = dialectOf(queryRunner.connection) === 'postgres';
+    const postgres = dialectOf(queryRunner.dataSource) === 'postgres';
     const id = postgres ? '"id" bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY' : '"id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL';
     const integer = postgres ? 'bigint' : 'INTEGER';
     await queryRunner.query(

@@ -1,0 +1,145 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { awayFromMinuteEnd, issueUnlimitedKey, listAllPets, runCli, runNodeProcess, spawnServer, type ServerProcess } from './testing/builtServer.js';
+import { createClient, PetstoreError, type Pet } from './index.js';
+import { recordingFetch, sentInsideRetryAfter, type Exchange } from './testing/recordingFetch.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BUILT_CLIENT = pathToFileURL(join(here, '..', 'dist', 'index.js')).href;
+const QUICKSTART = join(here, '..', '..', '..', 'examples', 'dist', 'client-quickstart.js');
+
+/** Another process of the same key: the built client, creating `count` pets, reporting their ids and its exchanges. */
+const OTHER_PROCESS = `
+import { createClient } from ${JSON.stringify(BUILT_CLIENT)};
+const exchanges = [];
+const recording = async (input, init) => {
+  const sentAtMs = Date.now();
+  const response = await fetch(input, init);
+  const body = await response.text();
+  const exchange = { sentAtMs, answeredAtMs: Date.now(), status: response.status };
+  if (response.status >= 400) Object.assign(exchange, { code: JSON.parse(body).code, retryAfter: Number(response.headers.get('Retry-After')) });
+  exchanges.push(exchange);
+  return new Response(body, { status: response.status, headers: response.headers });
+};
+const client = createClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.API_KEY, fetch: recording });
+const count = Number(process.env.COUNT);
+const pets = await Promise.all(Array.from({ length: count }, (_, i) => client.createPet({ name: process.env.PREFIX + i, categoryId: 1 })));
+console.log(JSON.stringify({ ids: pets.map((p) => p.id), exchanges }));
+`;
+
+describe('@petstore/client against the built server (SQLite)', () => {
+  let work: string;
+  let databaseUrl: string;
+  let server: ServerProcess;
+  let unlimitedKey: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'petstore-client-'));
+    databaseUrl = `sqlite:${join(work, 'petstore.db')}`;
+    server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
+    unlimitedKey = await issueUnlimitedKey(databaseUrl);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const clientWith = (apiKey: string, fetchImpl?: typeof fetch) => createClient({ baseUrl: server.url, apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+
+  it('twice a 5-per-minute quota of concurrent creates, from two processes: all succeed once, no ban, nothing sent inside a Retry-After', async () => {
+    const quota = 5;
+    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(quota), '--per-day', '1000'], { DATABASE_URL: databaseUrl });
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    const script = join(work, 'other-process.mjs');
+    await writeFile(script, OTHER_PROCESS);
+    // Both processes must meet inside one window for the quota to be contested.
+    await awayFromMinuteEnd(20);
+
+    // It waits out Retry-After (up to a minute) like this process does.
+    const other = runNodeProcess(script, [], { BASE_URL: server.url, API_KEY: key, COUNT: String(quota), PREFIX: 'quota-b-' }, 150_000);
+    const recorder = recordingFetch();
+    const client = clientWith(key, recorder.fetch);
+    const here = await Promise.all(Array.from({ length: quota }, (_, i) => client.createPet({ name: `quota-a-${i}`, categoryId: 1 })));
+    const finished = await other;
+
+    expect(finished).toMatchObject({ code: 0 });
+    const there = JSON.parse(finished.stdout) as { ids: number[]; exchanges: Exchange[] };
+    const ids = [...here.map((p) => p.id), ...there.ids];
+    expect(new Set(ids).size).toBe(2 * quota);
+    const stored = (await listAllPets(server, unlimitedKey)).filter((p) => p.name.startsWith('quota-'));
+    expect(stored.map((p) => p.id).sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+
+    const exchanges = [...recorder.exchanges, ...there.exchanges];
+    expect(exchanges.map((e) => e.status)).toContain(429);
+    expect(exchanges.map((e) => e.code)).not.toContain('key_banned');
+    expect(sentInsideRetryAfter(recorder.exchanges, 1)).toEqual([]);
+    expect(sentInsideRetryAfter(there.exchanges, 1)).toEqual([]);
+  }, 180_000);
+
+  it('iterates every pet of a status over several pages exactly once, in id order', async () => {
+    const client = clientWith(unlimitedKey);
+    const made = await Promise.all(
+      Array.from({ length: 23 }, (_, i) => client.createPet({ name: `paged-${i}`, categoryId: 2, status: i % 3 === 0 ? 'sold' : 'pending' })),
+    );
+    const pending = made.filter((p) => p.status === 'pending').map((p) => p.id).sort((a, b) => a - b);
+
+    const seen: Pet[] = [];
+    for await (const pet of client.iteratePets({ status: 'pending', limit: 4 })) seen.push(pet);
+
+    expect(seen.map((p) => p.id)).toEqual(pending);
+    const first = await client.listPets({ status: 'pending', limit: 4 });
+    expect(first.pets).toHaveLength(4);
+    expect(first.next).not.toBeNull();
+    const second = await first.next!();
+    expect(second.pets[0]!.id).toBeGreaterThan(first.pets[3]!.id);
+  }, 60_000);
+
+  it('answers with the service’s errors, request id included, and never retries them', async () => {
+    const recorder = recordingFetch();
+    const client = clientWith(unlimitedKey, recorder.fetch);
+
+    const invalid = await client.createPet({ name: '', categoryId: 1 }).catch((error: unknown) => error);
+    expect(PetstoreError.is(invalid)).toBe(true);
+    expect(invalid).toMatchObject({ code: 'validation_error', status: 400, details: [expect.objectContaining({ field: 'name' })], requestId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the deprecated operation still works until its sunset
+    await expect(client.getPet(9_007_199_254_740_991)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(clientWith('pst_not-a-key', recorder.fetch).listPets()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+    expect(recorder.exchanges.map((e) => e.status)).toEqual([400, 404, 401]);
+  }, 30_000);
+
+  it('creates once per idempotency key, reads a pet by id (deprecated) and keeps the key’s rate-limit state', async () => {
+    const client = clientWith(unlimitedKey);
+    const [a, b] = await Promise.all([
+      client.createPet({ name: 'Once', categoryId: 3 }, { idempotencyKey: 'client-e2e-once' }),
+      client.createPet({ name: 'Once', categoryId: 3 }, { idempotencyKey: 'client-e2e-once' }),
+    ]);
+    expect(b).toEqual(a);
+    expect((await listAllPets(server, unlimitedKey)).filter((p) => p.name === 'Once')).toHaveLength(1);
+
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the deprecated operation still works until its sunset
+    expect(await client.getPet(a.id)).toEqual(a);
+    expect(client.rateLimit).toMatchObject({ limit: 1_000_000_000, windows: [expect.objectContaining({ name: 'minute', limit: 1_000_000_000 }), expect.objectContaining({ name: 'day' })] });
+  }, 30_000);
+
+  it('reads the key’s usage without spending any of it', async () => {
+    const client = clientWith(unlimitedKey);
+    const dayUsed = async () => (await client.getRateLimit()).windows.find((w) => w.name === 'day')!.used;
+    const before = await dayUsed();
+    expect(await dayUsed()).toBe(before);
+    await client.listPets();
+    expect(await dayUsed()).toBe(before + 1);
+    expect(await client.getRateLimit()).toMatchObject({ plan: 'enterprise', bannedUntil: null });
+  }, 30_000);
+
+  it('runs the quick-start example of docs/client.md', async () => {
+    const run = await runNodeProcess(QUICKSTART, [], { PETSTORE_BASE_URL: server.url, PETSTORE_API_KEY: unlimitedKey });
+
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.stdout).toMatch(/^created pet \d+: Rex$/m);
+    expect(run.stdout).toMatch(/refused as expected: validation_error name/);
+  }, 30_000);
+});
