@@ -21,4 +21,10 @@ describe('the examples of the docs', () => {
     expect(result.stdout).toContain('401 without a key');
     expect(result.stdout).toContain("{ hello: 'from the host app' }");
   });
+
+  it('starts the whole server with an adapter rebound, and stops it', async () => {
+    const result = await runNodeProcess(built('swap-an-adapter.js'), []);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('/livez answers 200');
+  });
 });
