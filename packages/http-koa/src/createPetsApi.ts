@@ -27,7 +27,7 @@ export interface PetsApiDeps {
   createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
   admitRequest: AdmitRequest;
-  /** The gate of `GET /rate_limit`: authenticates, counts in the usage-query bucket, never in the key's quota. */
+  /** The admission of `GET /rate_limit`: authenticates, counts in the usage-query bucket, never in the key's quota. */
   admitUsageQuery: AdmitUsageQuery;
   getRateLimitUsage: GetRateLimitUsage;
   clock: Clock;
@@ -104,7 +104,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     errorResponses(options.onInternalError ?? defaultInternalErrorListener, () => deps.clock.now().getTime()),
     requestIdAndCommonHeaders(),
     ...corsMiddleware,
-    async function gate(ctx, next) {
+    async function admitToOperation(ctx, next) {
       if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, done);
       // OPTIONS only describes a route (preflight or `Allow`): without credentials it needs no key and consumes no
       // quota; with a key it is counted like any request and carries the rate-limit headers.

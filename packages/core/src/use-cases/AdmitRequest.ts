@@ -19,7 +19,7 @@ export interface AdmitRequestInput {
 export const DEFAULT_FAILED_AUTH_PER_MINUTE = 60;
 
 /**
- * The gate in front of every API operation: authenticates the key and counts the request against its plan.
+ * Admission to every API operation: authenticates the key and counts the request against its plan.
  * A failed authentication is counted against the client's address instead (so guessing keys is rate limited),
  * and the resulting UnauthorizedError carries that address bucket's state for the headers.
  */

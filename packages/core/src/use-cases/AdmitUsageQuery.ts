@@ -7,7 +7,7 @@ import type { EnforceRateLimit } from './EnforceRateLimit.js';
 export const DEFAULT_USAGE_QUERIES_PER_MINUTE = 60;
 
 /**
- * The gate in front of the usage query (`GET /rate_limit`): authenticates the key like AdmitRequest (a failure
+ * Admission to the usage query (`GET /rate_limit`): authenticates the key like AdmitRequest (a failure
  * counts against the client's address), but counts the query in a bucket of its own (`usage:key:<id>`), so it
  * spends none of the key's quota and still answers while the key is rate limited or banned, yet cannot be used
  * to flood the service. The admission's `rateLimit` is that bucket's state.
