@@ -1,7 +1,7 @@
 import { PetstoreError } from './PetstoreError.js';
 import type { BindingWindow, RateLimitState } from './rateLimitHeaders.js';
 
-export type GateWaitReason = 'rate_limited' | 'key_banned' | 'quota_exhausted';
+type GateWaitReason = 'rate_limited' | 'key_banned' | 'quota_exhausted';
 
 /** What one answer taught about the key. */
 export interface GateAnswer {

@@ -65,7 +65,7 @@ export interface ResolvedOptions {
   fetch: typeof fetch;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   timeoutMs: 10_000,
   retry: { maxAttempts: 5, maxElapsedMs: 60_000, baseDelayMs: 250, maxDelayMs: 10_000 },
   maxRateLimitWaitMs: 120_000,
