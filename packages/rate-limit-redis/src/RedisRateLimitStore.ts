@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { ServiceUnavailableError, type ConsumeRequest, type ConsumeResult, type RateLimitStore } from '@petstore/core';
 import type { Redis } from 'ioredis';
+import { commandDeadlineFor } from './commandDeadline.js';
 
 const SCRIPT = readFileSync(new URL('../src/consume.lua', import.meta.url), 'utf8');
 
-type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned', instant: number, ...counts: number[]];
+type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned' | 'late', instant: number, ...counts: number[]];
 
 interface RedisWithConsume extends Redis {
   petstoreConsume(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
@@ -14,9 +15,13 @@ interface RedisWithConsume extends Redis {
  * RateLimitStore on Redis: both windows and the ban bookkeeping in one Lua script (atomic across every server
  * instance), keys that expire with their window, so memory stays bounded by the subjects active in a day.
  * Fails closed: when Redis cannot answer, `consume` throws ServiceUnavailableError and requests get 503.
+ * Each script carries a deadline that Redis checks against its own clock before touching anything, and the client
+ * gives up only after that deadline plus a clock skew margin: a request that got 503 spent no quota and earned no
+ * strike, even when a stalled Redis runs the queued script after the client gave up.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithConsume;
+  private readonly deadlineMs: number;
 
   constructor(
     redis: Redis,
@@ -24,13 +29,16 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     redis.defineCommand('petstoreConsume', { lua: SCRIPT });
     this.redis = redis as RedisWithConsume;
+    this.deadlineMs = commandDeadlineFor(redis.options.commandTimeout);
   }
 
   async consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
     // The braces make every key of a subject hash to one Redis Cluster slot.
     const base = `${this.keyPrefix}:{${subject}}`;
     const keys = [...windows.map((w) => `${base}:${w.name}:${w.start}`), `${base}:ban`];
-    const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000];
+    // The deadline is on this process's real clock (not the domain clock): it bounds a transport, not a rule.
+    const deadline = Date.now() + this.deadlineMs;
+    const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000, deadline];
     let reply: ScriptReply;
     try {
       reply = await this.redis.petstoreConsume(keys.length, ...keys, ...args);
@@ -39,6 +47,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const [outcome, instant, ...counts] = reply;
     switch (outcome) {
+      case 'late':
+        throw new ServiceUnavailableError('rate-limit store', 5, { cause: new Error('Redis started the script after its deadline: nothing was counted') });
       case 'admitted':
         return { outcome, counts };
       case 'rejected':

@@ -14,6 +14,10 @@ export interface RunningPostgres {
   /** Stops the server but keeps its data, for outage tests; `start` brings it back on the same port. */
   pause(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP to the postmaster and every backend: connections stay open, nothing runs until `thaw`. */
+  freeze(): void;
+  /** SIGCONT to the same processes: they execute what clients queued meanwhile. */
+  thaw(): void;
 }
 
 export function postgresBinDir(): string | null {
@@ -107,6 +111,17 @@ export async function startPostgres(): Promise<RunningPostgres | null> {
     await exited;
   };
 
+  const signalAll = (signal: NodeJS.Signals) => {
+    const postmaster = server.pid!;
+    // The backends are the postmaster's children; stop the parent first so it forks no new one meanwhile.
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((pid) => pid > 0);
+    const order = signal === 'SIGSTOP' ? [postmaster, ...children] : [...children, postmaster];
+    for (const pid of order) process.kill(pid, signal);
+  };
+
   await start();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -118,6 +133,8 @@ export async function startPostgres(): Promise<RunningPostgres | null> {
     port,
     start,
     pause,
+    freeze: () => signalAll('SIGSTOP'),
+    thaw: () => signalAll('SIGCONT'),
     stop: async () => {
       await pause();
       rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,10 @@ export interface RunningRedis {
   pause(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections but answers nothing until `thaw` (stall tests). */
+  freeze(): void;
+  /** SIGCONT: the server runs again and executes what was queued on its connections meanwhile. */
+  thaw(): void;
 }
 
 export function redisServerBinary(): string | null {
@@ -57,7 +61,15 @@ export async function startRedis(): Promise<RunningRedis | null> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, start, pause, stop: pause };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    pause,
+    stop: pause,
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
+  };
 }
 
 /** For test files: a running Redis, or null with a loud message; under CI its absence is an error. */
