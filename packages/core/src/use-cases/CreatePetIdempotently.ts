@@ -91,7 +91,10 @@ export class CreatePetIdempotently {
       await this.store.release(scope, idempotencyKey).catch(() => undefined);
       throw error;
     }
-    await this.store.complete(scope, idempotencyKey, pet);
+    // The pet exists now: answering an error would tell the client nothing was stored and invite a duplicate. If
+    // the record fails (the store went away meanwhile), retries see the claim in progress, then take it over after
+    // `staleAfterMs`.
+    await this.store.complete(scope, idempotencyKey, pet).catch(() => undefined);
     return { pet, replayed: false };
   }
 
