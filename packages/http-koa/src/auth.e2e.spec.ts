@@ -39,6 +39,26 @@ describe('bearer authentication', () => {
     expect(api.pets.count()).toBe(0);
   });
 
+  it('answers a key sent without the Bearer scheme with 401, even a valid one', async () => {
+    const key = await api.issueKey();
+    for (const authorization of [key, ` ${key}`, `Token ${key}`]) {
+      const response = await api.request('POST', '/v1/pets', { headers: { Authorization: authorization }, body: { name: 'Rex', categoryId: 1 } });
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+    }
+    expect(api.pets.count()).toBe(0);
+  });
+
+  it('answers two Authorization headers with 400 bad_request, whichever comes first', async () => {
+    const key = await api.issueKey();
+    for (const pair of [[`Bearer ${key}`, 'Bearer nope'], ['Bearer nope', `Bearer ${key}`], [`Bearer ${key}`, `Bearer ${key}`]]) {
+      const response = await api.request('POST', '/v1/pets', { headers: { Authorization: pair }, body: { name: 'Rex', categoryId: 1 } });
+      expect(response.status).toBe(400);
+      expect(response.json).toEqual({ code: 'bad_request', status: 400, message: expect.stringContaining('Authorization') });
+    }
+    expect(api.pets.count()).toBe(0);
+  });
+
   it('rejects a revoked key', async () => {
     const key = await api.issueKey();
     const [record] = await api.keys.list();

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { CreatePet, CreatePetIdempotently, GetPet, ListPets } from '@petstore/core';
-import { jsonBody } from '../middleware/jsonBody.js';
+import { jsonBody, jsonBodyOf } from '../middleware/jsonBody.js';
 import { serializePet, serializePets } from '../serializers.js';
 
 export interface PetsRoutesDeps {
@@ -36,11 +36,12 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
     const idempotencyKey = ctx.headers['idempotency-key'];
+    const { value: body, numberLiterals } = jsonBodyOf(ctx);
     let pet;
     if (idempotencyKey === undefined) {
-      pet = await deps.createPet.execute(ctx.request.body);
+      pet = await deps.createPet.execute(body, numberLiterals);
     } else {
-      const result = await deps.createPetIdempotently.execute({ body: ctx.request.body, scope: String(ctx.state['keyId']), idempotencyKey: String(idempotencyKey) });
+      const result = await deps.createPetIdempotently.execute({ body, scope: String(ctx.state['keyId']), idempotencyKey: String(idempotencyKey), numberLiterals });
       pet = result.pet;
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
     }
