@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       databaseUrl: 'sqlite:./data/petstore.db',
       publicBaseUrl: 'http://localhost:3000/v1',
       redisUrl: null,
-      trustProxy: false,
+      trustedProxyHops: 0,
       logLevel: 'info',
       ban: { strikes: 10, durationSeconds: 900 },
       failedAuthPerMinute: 60,
@@ -22,6 +22,13 @@ describe('loadConfig', () => {
       requestTimeoutMs: 30000,
       databaseTimeoutMs: 5000,
     });
+  });
+
+  it('counts trusted proxy hops: TRUST_PROXY=true is one, TRUST_PROXY_HOPS says how many', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
+    expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '3' }).trustedProxyHops).toBe(3);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxyHops).toBe(0);
   });
 
   it('reads every variable', () => {
@@ -52,7 +59,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://u:p@db:5432/petstore',
       publicBaseUrl: 'https://api.example.com/v1',
       redisUrl: 'redis://cache:6379/0',
-      trustProxy: true,
+      trustedProxyHops: 1,
       logLevel: 'warn',
       ban: { strikes: 5, durationSeconds: 60 },
       failedAuthPerMinute: 30,
@@ -80,6 +87,8 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'https://api.example.com/v1/', 'PUBLIC_BASE_URL="https://api.example.com/v1/" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1'],
     ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
     ['TRUST_PROXY', 'maybe', 'TRUST_PROXY="maybe" is invalid: expected true or false'],
+    ['TRUST_PROXY_HOPS', '11', 'TRUST_PROXY_HOPS="11" is invalid: expected an integer from 0 to 10'],
+    ['TRUST_PROXY_HOPS', 'one', 'TRUST_PROXY_HOPS="one" is invalid: expected an integer from 0 to 10'],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL="verbose" is invalid: expected one of fatal, error, warn, info, debug, trace, silent'],
     ['BAN_STRIKES', '0', 'BAN_STRIKES="0" is invalid: expected an integer from 1 to 1000000'],
     ['BAN_SECONDS', '-5', 'BAN_SECONDS="-5" is invalid: expected an integer from 1 to 604800'],

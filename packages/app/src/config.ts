@@ -12,7 +12,8 @@ export interface Config {
   /** Ends in `/v1`, no trailing slash. */
   publicBaseUrl: string;
   redisUrl: string | null;
-  trustProxy: boolean;
+  /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY_HOPS; TRUST_PROXY=true means 1). */
+  trustedProxyHops: number;
   logLevel: LogLevel;
   ban: BanRule;
   failedAuthPerMinute: number;
@@ -116,7 +117,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: readDatabaseUrl(env),
     publicBaseUrl: publicBaseUrl(env, port),
     redisUrl: redisUrl(env),
-    trustProxy: boolean(env, 'TRUST_PROXY'),
+    trustedProxyHops: env['TRUST_PROXY_HOPS'] ? integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10) : boolean(env, 'TRUST_PROXY') ? 1 : 0,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     ban: {
       strikes: integer(env, 'BAN_STRIKES', DEFAULT_BAN_RULE.strikes, 1, 1_000_000),

@@ -138,7 +138,7 @@ function httpModule(config: Config): ContainerModule {
         createHttpApp(
           { listPets, createPet, createPetIdempotently, getPet, admitRequest, clock, publicBaseUrl: config.publicBaseUrl },
           {
-            trustProxy: config.trustProxy,
+            trustedProxyHops: config.trustedProxyHops,
             corsOrigins: config.corsOrigins,
             readiness: async () => {
               await Promise.all(checks.map((check) => check()));

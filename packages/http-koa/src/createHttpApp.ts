@@ -23,7 +23,7 @@ export interface ResponseRecord {
 }
 
 export interface HttpAppOptions extends PetsApiOptions {
-  /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy (for the client address). Default false. */
+  /** One trusted reverse proxy: the same as `trustedProxyHops: 1`. Default false. */
   trustProxy?: boolean;
   /** Throws when the service cannot serve (database or rate-limit store unreachable): `/readyz` answers 503. */
   readiness?: () => Promise<void>;
@@ -52,7 +52,9 @@ function health(readiness: () => Promise<void>) {
  * and the Error body for everything else (404).
  */
 export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): HttpApp {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const trustedProxyHops = options.trustedProxyHops ?? (options.trustProxy ? 1 : 0);
+  // Koa's own ctx.ip would take the leftmost entry without maxIpsCount; the limits use clientAddressOf regardless.
+  const app = new Koa({ proxy: trustedProxyHops > 0, maxIpsCount: trustedProxyHops });
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const nowMs = () => deps.clock.now().getTime();
 
@@ -76,7 +78,7 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
       }
     });
   }
-  app.use(createPetsApi(deps, { ...options, onInternalError }));
+  app.use(createPetsApi(deps, { ...options, trustedProxyHops, onInternalError }));
   app.use(
     compose([
       errorResponses(onInternalError, nowMs),

@@ -27,6 +27,11 @@ export interface PetsApiOptions {
   prefix?: string;
   /** Browser origins allowed by CORS (exact `scheme://host[:port]`); default none. */
   corsOrigins?: readonly string[];
+  /**
+   * How many reverse proxies in front of the service append to `X-Forwarded-For` (default 0: the socket's peer is
+   * the client). The client address is the entry that many places from the right, if it is an IP address.
+   */
+  trustedProxyHops?: number;
   /** Called with every unexpected error (answered 500); default: logged to stderr. */
   onInternalError?: InternalErrorListener;
 }
@@ -67,7 +72,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   const router = createPetsRouter({ ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl) }, prefix);
   const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
   const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
-  const admit = admission(deps.admitRequest, deps.clock);
+  const admit = admission(deps.admitRequest, deps.clock, options.trustedProxyHops ?? 0);
   const allowedOrigins = new Set(options.corsOrigins ?? []);
 
   const corsMiddleware: Middleware[] =

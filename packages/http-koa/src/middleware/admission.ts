@@ -1,5 +1,6 @@
 import { DomainError, type AdmitRequest, type Clock } from '@petstore/core';
 import type { Middleware } from 'koa';
+import { clientAddressOf } from '../clientAddress.js';
 import { HttpError } from '../HttpError.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
@@ -23,11 +24,12 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
 }
 
 /** Authenticates and rate-limits every request in scope, and puts the limit headers on its response. */
-export function admission(admitRequest: AdmitRequest, clock: Clock): Middleware {
+export function admission(admitRequest: AdmitRequest, clock: Clock, trustedProxyHops = 0): Middleware {
   return async function admit(ctx, next) {
+    const clientAddress = clientAddressOf(ctx, trustedProxyHops);
     if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
       // Counted as a failed authentication of the address (so it cannot be used to probe for free), answered 400.
-      const refused = await admitRequest.execute({ secret: null, clientAddress: ctx.ip }).then(
+      const refused = await admitRequest.execute({ secret: null, clientAddress }).then(
         () => null,
         (error: unknown) => error,
       );
@@ -35,7 +37,7 @@ export function admission(admitRequest: AdmitRequest, clock: Clock): Middleware 
       if (refused.rateLimit) setRateLimitHeaders(ctx, refused.rateLimit, clock.now().getTime());
       throw new HttpError('bad_request', 'Send one Authorization header, not several.');
     }
-    const { key, rateLimit } = await admitRequest.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress: ctx.ip });
+    const { key, rateLimit } = await admitRequest.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress });
     ctx.state['keyId'] = key.id;
     setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
     await next();

@@ -48,7 +48,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'readiness'> {
+export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness'> {
   ban?: BanRule;
   failedAuthPerMinute?: number;
   /** Replaces the in-memory repository (to inject failures). */
