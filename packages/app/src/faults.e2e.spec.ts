@@ -179,6 +179,24 @@ describe('slow and idle clients', () => {
     const response = await rawExchange('GARBAGE\r\n\r\n');
     expect(response).toMatch(/^HTTP\/1\.1 400 /);
     expect(response).toContain('{"code":"bad_request","message":"The request is not valid HTTP/1.1.","status":400}');
+    expect(response).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
+  });
+
+  const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as unknown;
+
+  it.each([
+    ['HTTP/1.1 without Host', 'GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
+    ['Expect: foo', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n', 417, 'expectation_failed'],
+    ['Expect: foo on /livez', 'GET /livez HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n', 417, 'expectation_failed'],
+    ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
+  ])('answers %s with the Error body and the common headers', async (_label, request, status, code) => {
+    const response = await rawExchange(request);
+    expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(response).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(response).toMatch(/\r\nx-request-id: [^\r]+\r\n/i);
+    expect(response).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(response).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(bodyOf(response)).toEqual({ code, status, message: expect.any(String) });
   });
 });
 

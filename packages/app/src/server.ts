@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from '@petstore/http-koa';
+import { answerClientError, answerConnect } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Config } from './config.js';
 import { createContainer } from './container.js';
@@ -65,9 +65,14 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
 export async function startServer(config: Config, container: Container = createContainer(config)): Promise<RunningServer> {
   const logger = await container.getAsync(TOKENS.Logger);
   const app = await container.getAsync(TOKENS.HttpApp);
-  const server = createServer(timeouts(config), app.callback());
+  const callback = app.callback();
+  // Requests without Host and with an unknown Expect go to the app, which answers them with the Error body; Node's
+  // own answers to them are empty.
+  const server = createServer({ ...timeouts(config), requireHostHeader: false }, callback);
   Object.assign(server, timeouts(config));
   server.on('clientError', answerClientError);
+  server.on('checkExpectation', callback);
+  server.on('connect', answerConnect);
   const port = await listen(server, config.port, config.host);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/v1`;
   await ensureDevelopmentKey(container, config, url);

@@ -3,6 +3,7 @@ import compose from 'koa-compose';
 import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
 import { HttpError } from './HttpError.js';
 import { errorResponses } from './middleware/errorResponses.js';
+import { protocolProblem } from './middleware/protocolChecks.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
 
 /** The Koa application serving the whole service (`app.callback()` for `http.createServer`). */
@@ -78,6 +79,12 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
       }
     });
   }
+  // Off the hot path: the error chain is only built for a request that fails the protocol checks.
+  app.use(async function checkProtocol(ctx, next) {
+    const problem = protocolProblem(ctx);
+    if (problem === null) return next();
+    await compose([errorResponses(onInternalError, nowMs), requestIdAndCommonHeaders(), () => Promise.reject(problem)])(ctx, async () => undefined);
+  });
   app.use(createPetsApi(deps, { ...options, trustedProxyHops, onInternalError }));
   app.use(
     compose([
