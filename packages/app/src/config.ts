@@ -1,5 +1,5 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
-import { DATABASE_URL_FORMS, parseDatabaseUrl } from '@petstore/persistence-typeorm';
+import { DATABASE_URL_FORMS, parseDatabaseUrl, redact } from '@petstore/persistence-typeorm';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -38,7 +38,8 @@ export class ConfigError extends Error {
     readonly value: string,
     readonly accepted: string,
   ) {
-    super(`${variable}=${JSON.stringify(value)} is invalid: expected ${accepted}`);
+    // The value may be a URL with a password (DATABASE_URL, REDIS_URL): it never reaches stderr or a log whole.
+    super(`${variable}=${JSON.stringify(redact(value))} is invalid: expected ${accepted}`);
     this.name = 'ConfigError';
   }
 }

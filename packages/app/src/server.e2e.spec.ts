@@ -154,6 +154,18 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     }
   });
 
+  it('never prints a password of DATABASE_URL or REDIS_URL, in a configuration error or a start failure', async () => {
+    for (const env of [{ DATABASE_URL: 'mysql://admin:hunter2@db/x' }, { REDIS_URL: 'redis://:hunter2@cache:port' }] as Record<string, string>[]) {
+      const result = await runProcess(SERVER_ENTRY, [], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toContain('hunter2');
+      expect(result.stderr).toMatch(/:\*\*\*@/);
+    }
+    const unreachable = await runProcess(SERVER_ENTRY, [], { DATABASE_URL: 'postgres://admin:hunter2@127.0.0.1:1/petstore', DATABASE_TIMEOUT_MS: '500' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr + unreachable.stdout).not.toContain('hunter2');
+  }, 30_000);
+
   it('creates the directory of the default-style SQLite path', async () => {
     const databaseUrl = `sqlite:${join(dir, 'nested', 'deeper', 'petstore.db')}`;
     const server = await spawnServer({ DATABASE_URL: databaseUrl });
