@@ -45,7 +45,8 @@ describe('the built server on SQLite', () => {
     const created = await postPet(server, key, 'Rex');
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
-    expect(created.headers.get('location')).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
+    // PORT=0 (any free port): the default PUBLIC_BASE_URL carries the port actually bound, so Location works.
+    expect(created.headers.get('location')).toBe(`http://localhost:${new URL(server.url).port}/v1/pets/${pet.id}`);
     expect((await (await fetch(`${server.url}/pets/${pet.id}`, { headers: auth(key) })).json())).toEqual({ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' });
     expect((await fetch(`${server.url}/pets`)).status).toBe(401);
   });
