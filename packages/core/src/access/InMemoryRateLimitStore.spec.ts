@@ -10,7 +10,7 @@ describe('InMemoryRateLimitStore', () => {
     const now = Date.parse('2026-06-01T12:00:10Z');
     for (let i = 0; i < 100; i++) expect((await store.consume({ subject: `address:10.0.0.${i}`, now, windows: minute(now), ban })).outcome).toBe('admitted');
     const overflow = await store.consume({ subject: 'address:203.0.113.1', now, windows: minute(now), ban });
-    expect(overflow).toEqual({ outcome: 'rejected', counts: [0], retryAt: Date.parse('2026-06-01T12:01:00Z') });
+    expect(overflow).toEqual({ outcome: 'rejected', counts: [5], retryAt: Date.parse('2026-06-01T12:01:00Z') });
     // Known subjects are still counted exactly.
     expect(await store.consume({ subject: 'address:10.0.0.1', now, windows: minute(now), ban })).toEqual({ outcome: 'admitted', counts: [2] });
     expect(store.size()).toBe(100);

@@ -47,7 +47,8 @@ export class InMemoryRateLimitStore implements RateLimitStore {
   consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
     this.sweep(now);
     if (!this.subjects.has(subject) && this.subjects.size >= this.maxSubjects) {
-      return Promise.resolve({ outcome: 'rejected', counts: windows.map(() => 0), retryAt: Math.min(...windows.map((w) => w.resetAt)) });
+      // Reported as full windows, so every rate-limit header says "nothing left" until the earliest reset.
+      return Promise.resolve({ outcome: 'rejected', counts: windows.map((w) => w.limit), retryAt: Math.min(...windows.map((w) => w.resetAt)) });
     }
     const ids = windows.map((w) => `${subject}|${w.name}|${w.start}`);
     const counts = ids.map((id) => this.counters.get(id)?.count ?? 0);
