@@ -216,3 +216,29 @@ describe('secrets at rest', () => {
     }
   });
 });
+
+describe('behind a trusted proxy, clients writing X-Forwarded-For', () => {
+  const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+  it('keeps memory bounded under 10,000 bad-key requests with unique 12 KB X-Forwarded-For values', async () => {
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${newDatabase()}`, TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '1', NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    const badKey = `Bearer pst_${'A'.repeat(43)}`;
+    const send = (i: number) =>
+      fetch(`${server.url}/pets`, { headers: { Authorization: badKey, 'X-Forwarded-For': `${i}-${'x'.repeat(12_000)}, 198.51.100.${i % 10}` } }).then((r) => r.status);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => send(i))); // warm up
+    const before = rssMb(server.child.pid!);
+    const statuses: number[] = [];
+    let next = 20;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 10_020) statuses.push(await send(next++));
+      }),
+    );
+    const growth = rssMb(server.child.pid!) - before;
+    // 10 real addresses behind the proxy, 60 failed authentications a minute each (two minutes at most): the rest are 429.
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10 * 60 * 2);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    expect(growth).toBeLessThan(40);
+    await server.stop();
+  }, 120_000);
+});
