@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       databaseUrl: 'sqlite:./data/petstore.db',
       publicBaseUrl: 'http://localhost:3000/v1',
       redisUrl: null,
-      trustProxy: false,
+      trustedProxyHops: 0,
       logLevel: 'info',
       ban: { strikes: 10, durationSeconds: 900 },
       failedAuthPerMinute: 60,
@@ -23,6 +23,13 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 5000,
       docsEnabled: true,
     });
+  });
+
+  it('counts trusted proxy hops: TRUST_PROXY=true is one, TRUST_PROXY_HOPS says how many', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
+    expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '3' }).trustedProxyHops).toBe(3);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustedProxyHops).toBe(0);
   });
 
   it('reads every variable', () => {
@@ -54,7 +61,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://u:p@db:5432/petstore',
       publicBaseUrl: 'https://api.example.com/v1',
       redisUrl: 'redis://cache:6379/0',
-      trustProxy: true,
+      trustedProxyHops: 1,
       logLevel: 'warn',
       ban: { strikes: 5, durationSeconds: 60 },
       failedAuthPerMinute: 30,
@@ -96,6 +103,11 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
     ['TRUST_PROXY', 'maybe', 'TRUST_PROXY="maybe" is invalid: expected true or false'],
     ['DOCS_ENABLED', 'off', 'DOCS_ENABLED="off" is invalid: expected true or false'],
+    ['DATABASE_URL', 'mysql://admin:hunter2@db/x', 'DATABASE_URL="mysql://admin:***@db/x" is invalid: expected sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db'],
+    ['REDIS_URL', 'redis://:hunter2@cache:port', 'REDIS_URL="redis://:***@cache:port" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
+    ['REDIS_URL', 'redis://default:p@ss@cache:port', 'REDIS_URL="redis://default:***@cache:port" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
+    ['TRUST_PROXY_HOPS', '11', 'TRUST_PROXY_HOPS="11" is invalid: expected an integer from 0 to 10'],
+    ['TRUST_PROXY_HOPS', 'one', 'TRUST_PROXY_HOPS="one" is invalid: expected an integer from 0 to 10'],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL="verbose" is invalid: expected one of fatal, error, warn, info, debug, trace, silent'],
     ['BAN_STRIKES', '0', 'BAN_STRIKES="0" is invalid: expected an integer from 1 to 1000000'],
     ['BAN_SECONDS', '-5', 'BAN_SECONDS="-5" is invalid: expected an integer from 1 to 604800'],

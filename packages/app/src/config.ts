@@ -1,5 +1,5 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
-import { DATABASE_URL_FORMS, parseDatabaseUrl } from '@petstore/persistence-typeorm';
+import { DATABASE_URL_FORMS, parseDatabaseUrl, redact } from '@petstore/persistence-typeorm';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -12,7 +12,8 @@ export interface Config {
   /** Ends in `/v1`, no trailing slash. */
   publicBaseUrl: string;
   redisUrl: string | null;
-  trustProxy: boolean;
+  /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY_HOPS; TRUST_PROXY=true means 1). */
+  trustedProxyHops: number;
   logLevel: LogLevel;
   ban: BanRule;
   failedAuthPerMinute: number;
@@ -39,7 +40,8 @@ export class ConfigError extends Error {
     readonly value: string,
     readonly accepted: string,
   ) {
-    super(`${variable}=${JSON.stringify(value)} is invalid: expected ${accepted}`);
+    // The value may be a URL with a password (DATABASE_URL, REDIS_URL): it never reaches stderr or a log whole.
+    super(`${variable}=${JSON.stringify(redact(value))} is invalid: expected ${accepted}`);
     this.name = 'ConfigError';
   }
 }
@@ -118,7 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: readDatabaseUrl(env),
     publicBaseUrl: publicBaseUrl(env, port),
     redisUrl: redisUrl(env),
-    trustProxy: boolean(env, 'TRUST_PROXY'),
+    trustedProxyHops: env['TRUST_PROXY_HOPS'] ? integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10) : boolean(env, 'TRUST_PROXY') ? 1 : 0,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     ban: {
       strikes: integer(env, 'BAN_STRIKES', DEFAULT_BAN_RULE.strikes, 1, 1_000_000),

@@ -17,6 +17,7 @@ import {
   createDataSource,
   migrate,
   pingDatabase,
+  redact,
   TypeOrmIdempotencyStore,
   TypeOrmKeyStore,
   TypeOrmPetRepository,
@@ -28,10 +29,22 @@ import type { Config } from './config.js';
 import { Metrics } from './metrics.js';
 import { TOKENS, type ReadinessCheck } from './tokens.js';
 
+
+function redactedError(error: Error): pino.SerializedError {
+  const serialized = pino.stdSerializers.err(error);
+  return { ...serialized, message: redact(serialized.message), stack: redact(serialized.stack) };
+}
+
 function basicsModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     // Asynchronous writes: under load, log lines are batched into few write calls instead of one each.
-    bind(TOKENS.Logger).toConstantValue(pino({ level: config.logLevel, base: { service: 'petstore' } }, pino.destination({ dest: 1, sync: false })));
+    bind(TOKENS.Logger).toConstantValue(
+      pino(
+        // Driver errors can quote a connection URL: no log line carries its password.
+        { level: config.logLevel, base: { service: 'petstore' }, serializers: { err: redactedError } },
+        pino.destination({ dest: 1, sync: false }),
+      ),
+    );
     bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
     bind(TOKENS.Clock).toResolvedValue(() => new SystemClock());
     bind(TOKENS.Closers).toResolvedValue((logger: Logger) => () => new Promise<void>((resolve) => logger.flush(() => resolve())), [TOKENS.Logger]);
@@ -110,7 +123,7 @@ function httpModule(config: Config): ContainerModule {
         createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl },
           {
-            trustProxy: config.trustProxy,
+            trustedProxyHops: config.trustedProxyHops,
             corsOrigins: config.corsOrigins,
             apiReference: config.docsEnabled,
             readiness: async () => {

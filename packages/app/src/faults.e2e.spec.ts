@@ -163,6 +163,24 @@ describe('slow and idle clients', () => {
     const response = await rawExchange('GARBAGE\r\n\r\n');
     expect(response).toMatch(/^HTTP\/1\.1 400 /);
     expect(response).toContain('{"code":"bad_request","message":"The request is not valid HTTP/1.1.","status":400}');
+    expect(response).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
+  });
+
+  const bodyOf = (response: string) => JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as unknown;
+
+  it.each([
+    ['HTTP/1.1 without Host', 'GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'bad_request'],
+    ['Expect: foo', 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n', 417, 'expectation_failed'],
+    ['Expect: foo on /livez', 'GET /livez HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n', 417, 'expectation_failed'],
+    ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 405, 'method_not_allowed'],
+  ])('answers %s with the Error body and the common headers', async (_label, request, status, code) => {
+    const response = await rawExchange(request);
+    expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(response).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(response).toMatch(/\r\nx-request-id: [^\r]+\r\n/i);
+    expect(response).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(response).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(bodyOf(response)).toEqual({ code, status, message: expect.any(String) });
   });
 });
 
@@ -182,4 +200,30 @@ describe('secrets at rest', () => {
       expect(bytes.includes(secret.slice(4))).toBe(false);
     }
   }, 60_000);
+});
+
+describe('behind a trusted proxy, clients writing X-Forwarded-For', () => {
+  const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+  it('keeps memory bounded under 10,000 bad-key requests with unique 12 KB X-Forwarded-For values', async () => {
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${newDatabase()}`, TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '1', NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    const badKey = `Bearer pst_${'A'.repeat(43)}`;
+    const send = (i: number) =>
+      fetch(`${server.url}/pets`, { headers: { Authorization: badKey, 'X-Forwarded-For': `${i}-${'x'.repeat(12_000)}, 198.51.100.${i % 10}` } }).then((r) => r.status);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => send(i))); // warm up
+    const before = rssMb(server.child.pid!);
+    const statuses: number[] = [];
+    let next = 20;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 10_020) statuses.push(await send(next++));
+      }),
+    );
+    const growth = rssMb(server.child.pid!) - before;
+    // 10 real addresses behind the proxy, 60 failed authentications a minute each (two minutes at most): the rest are 429.
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10 * 60 * 2);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    expect(growth).toBeLessThan(40);
+    await server.stop();
+  }, 120_000);
 });

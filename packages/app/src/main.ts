@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { redact } from '@petstore/persistence-typeorm';
 import { startServer } from './server.js';
 
 let config: Config;
@@ -24,7 +25,7 @@ try {
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`error while stopping: ${String(error)}\n`);
+        process.stderr.write(`error while stopping: ${redact(String(error))}\n`);
         process.exit(1);
       },
     );
@@ -32,6 +33,6 @@ try {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 } catch (error) {
-  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`failed to start: ${redact(error instanceof Error ? error.message : String(error))}\n`);
   process.exit(1);
 }

@@ -9,7 +9,8 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    env = { DATABASE_URL: servers().postgres.url, REDIS_URL: servers().redis.url, NODE_ENV: 'production' };
+    // Instances behind one load balancer share one public base URL (ETags and links depend on it).
+    env = { DATABASE_URL: servers().postgres.url, REDIS_URL: servers().redis.url, NODE_ENV: 'production', PUBLIC_BASE_URL: 'http://petstore.test/v1' };
     // Started together: the advisory lock lets one migrate while the other waits.
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
   }, 90_000);

@@ -45,7 +45,8 @@ describe('the built server on SQLite', () => {
     const created = await postPet(server, key, 'Rex');
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
-    expect(created.headers.get('location')).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
+    // PORT=0 (any free port): the default PUBLIC_BASE_URL carries the port actually bound, so Location works.
+    expect(created.headers.get('location')).toBe(`http://localhost:${new URL(server.url).port}/v1/pets/${pet.id}`);
     expect((await (await fetch(`${server.url}/pets/${pet.id}`, { headers: auth(key) })).json())).toEqual({ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' });
     expect((await fetch(`${server.url}/pets`)).status).toBe(401);
   });
@@ -167,6 +168,18 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
       expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${name}="${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid: expected .+`))]);
     }
   });
+
+  it('never prints a password of DATABASE_URL or REDIS_URL, in a configuration error or a start failure', async () => {
+    for (const env of [{ DATABASE_URL: 'mysql://admin:hunter2@db/x' }, { REDIS_URL: 'redis://:hunter2@cache:port' }] as Record<string, string>[]) {
+      const result = await runNodeProcess(SERVER_ENTRY, [], env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toContain('hunter2');
+      expect(result.stderr).toMatch(/:\*\*\*@/);
+    }
+    const unreachable = await runNodeProcess(SERVER_ENTRY, [], { DATABASE_URL: 'postgres://admin:hunter2@127.0.0.1:1/petstore', DATABASE_TIMEOUT_MS: '500' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr + unreachable.stdout).not.toContain('hunter2');
+  }, 30_000);
 
   it('creates the directory of the default-style SQLite path', async () => {
     const databaseUrl = `sqlite:${join(dir, 'nested', 'deeper', 'petstore.db')}`;

@@ -1,7 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError } from '@petstore/http-koa';
+import { answerClientError, answerConnect } from '@petstore/http-koa';
 import type { Container } from 'inversify';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContainer } from './container.js';
 import { drainOnClose, type Drain } from './drain.js';
@@ -50,17 +51,49 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
   );
 }
 
-/** Builds everything from the configuration and starts listening. */
-export async function startServer(config: Config, container: Container = createContainer(config)): Promise<RunningServer> {
-  const logger = await container.getAsync(TOKENS.Logger);
-  const app = await container.getAsync(TOKENS.HttpApp);
-  const handle = app.callback();
-  // Koa's handler settles every request itself (errors included): nothing to await here.
-  const server = createServer(timeouts(config), (request, response) => void handle(request, response));
+/**
+ * With `PORT=0` and no PUBLIC_BASE_URL, the default base (`http://localhost:0/v1`) names no real port: use the one
+ * the server was given. An explicit PUBLIC_BASE_URL is always kept.
+ */
+function withBoundPort(config: Config, port: number): Config {
+  const unboundDefault = config.port === 0 && config.publicBaseUrl === 'http://localhost:0/v1';
+  return unboundDefault ? { ...config, publicBaseUrl: `http://localhost:${port}/v1` } : config;
+}
+
+/**
+ * Builds everything from the configuration and starts listening. The port is bound first (so the default
+ * PUBLIC_BASE_URL can name it); requests that arrive while the rest starts wait for it. A `container` passed in
+ * keeps the base URL it was built with.
+ */
+export async function startServer(config: Config, container?: Container): Promise<RunningServer> {
+  // Requests without Host and with an unknown Expect go to the app, which answers them with the Error body; Node's
+  // own answers to them are empty.
+  const server = createServer({ ...timeouts(config), requireHostHeader: false });
   Object.assign(server, timeouts(config));
+  let callback: RequestListener | undefined;
+  const early: [IncomingMessage, ServerResponse][] = [];
+  const handle: RequestListener = (req, res) => (callback ? callback(req, res) : void early.push([req, res]));
+  server.on('request', handle);
+  server.on('checkExpectation', handle);
   server.on('clientError', answerClientError);
   const drain = drainOnClose(server);
+  server.on('connect', answerConnect);
   const port = await listen(server, config.port, config.host);
+
+  let logger: Logger;
+  try {
+    const effective = withBoundPort(config, port);
+    container ??= createContainer(effective);
+    logger = await container.getAsync(TOKENS.Logger);
+    const koaCallback = (await container.getAsync(TOKENS.HttpApp)).callback();
+    // Koa's handler settles every request itself (errors included): nothing to await here.
+    callback = (req, res) => void koaCallback(req, res);
+  } catch (error) {
+    server.closeAllConnections();
+    server.close();
+    throw error;
+  }
+  for (const [req, res] of early.splice(0)) callback(req, res);
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/v1`;
   await ensureDevelopmentKey(container, config, url);
 
@@ -81,7 +114,7 @@ export async function startServer(config: Config, container: Container = createC
     metricsPort = await listen(metricsServer, config.metricsPort, config.host);
     drainMetrics = drainOnClose(metricsServer);
   }
-  logger.info({ url, publicBaseUrl: config.publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
+  logger.info({ url, publicBaseUrl: withBoundPort(config, port).publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
   process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
 
   return {

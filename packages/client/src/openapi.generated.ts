@@ -122,10 +122,10 @@ export interface components {
         Pets: components["schemas"]["Pet"][];
         Error: {
             /** @enum {string} */
-            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             message: string;
             /** @enum {integer} */
-            status: 400 | 401 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 422 | 431 | 429 | 500 | 503;
+            status: 400 | 401 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
             /** @description For `validation_error`: one entry per invalid field. */
             details?: {
                 field: string;
@@ -134,7 +134,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A query parameter is invalid, unknown or repeated. */
+        /** @description A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`). */
         ValidationError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -148,7 +148,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "validation_error";
+                    code?: "validation_error" | "bad_request";
                 };
             };
         };
@@ -382,7 +382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Invalid body (`validation_error`, with `details`) or invalid JSON (`malformed_json`). */
+            /** @description Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -396,7 +396,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "validation_error" | "malformed_json";
+                        code?: "validation_error" | "malformed_json" | "bad_request";
                     };
                 };
             };
@@ -437,7 +437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not sent as JSON. */
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -528,7 +528,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `petId` is not a decimal integer. */
+            /** @description `petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`). */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -545,7 +545,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "validation_error";
+                        code?: "validation_error" | "bad_request";
                     };
                 };
             };

@@ -12,7 +12,7 @@ export { IdempotencyInProgressError, IdempotencyKeyReusedError } from './errors/
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
-export { parseNewPet } from './pet/parseNewPet.js';
+export { parseNewPet, type NumberLiterals } from './pet/parseNewPet.js';
 export { LIST_LIMIT, parseListPetsQuery, type ListPetsInput, type ListPetsQuery } from './pet/parseListPetsQuery.js';
 export { parsePetId } from './pet/parsePetId.js';
 

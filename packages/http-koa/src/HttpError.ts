@@ -8,6 +8,7 @@ export type TransportErrorCode =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'expectation_failed'
   | 'internal_error';
 
 /** An error the transport raises itself (bad JSON, unknown route, wrong method, ...). */

@@ -39,6 +39,26 @@ describe('bearer authentication', () => {
     expect(api.pets.count()).toBe(0);
   });
 
+  it('answers a key sent without the Bearer scheme with 401, even a valid one', async () => {
+    const key = await api.issueKey();
+    for (const authorization of [key, ` ${key}`, `Token ${key}`]) {
+      const response = await api.request('POST', '/v1/pets', { headers: { Authorization: authorization }, body: { name: 'Rex', categoryId: 1 } });
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+    }
+    expect(api.pets.count()).toBe(0);
+  });
+
+  it('answers two Authorization headers with 400 bad_request, whichever comes first', async () => {
+    const key = await api.issueKey();
+    for (const pair of [[`Bearer ${key}`, 'Bearer nope'], ['Bearer nope', `Bearer ${key}`], [`Bearer ${key}`, `Bearer ${key}`]]) {
+      const response = await api.request('POST', '/v1/pets', { headers: { Authorization: pair }, body: { name: 'Rex', categoryId: 1 } });
+      expect(response.status).toBe(400);
+      expect(response.json).toEqual({ code: 'bad_request', status: 400, message: expect.stringContaining('Authorization') });
+    }
+    expect(api.pets.count()).toBe(0);
+  });
+
   it('rejects a revoked key', async () => {
     const key = await api.issueKey();
     const [record] = await api.keys.list();
@@ -71,5 +91,50 @@ describe('the per-address limit behind a proxy', () => {
       expect(other.status).toBe(trustProxy ? 401 : 429);
       await api.close();
     }
+  });
+});
+
+describe('the client address behind trusted proxies', () => {
+  const badKey = { Authorization: `Bearer pst_${'A'.repeat(43)}` };
+
+  it('takes the address from the right: a client rotating the leftmost X-Forwarded-For entry stays in its own bucket', async () => {
+    const api = await startTestApi({ failedAuthPerMinute: 60, trustedProxyHops: 1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      // What a proxy appends: the client's spoofed value, then the real peer address.
+      const response = await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': `10.0.${i >> 8}.${i & 255}, 198.51.100.7` } });
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(60);
+    expect(statuses.slice(60).every((s) => s === 429)).toBe(true);
+    // Another real client behind the same proxy has its own bucket.
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '198.51.100.8' } })).status).toBe(401);
+    await api.close();
+  });
+
+  it('counts two hops from the right with TRUST_PROXY_HOPS=2', async () => {
+    const api = await startTestApi({ failedAuthPerMinute: 1, trustedProxyHops: 2 });
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '1.1.1.1, 203.0.113.9, 10.0.0.2' } })).status).toBe(401);
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '2.2.2.2, 203.0.113.9, 10.0.0.3' } })).status).toBe(429);
+    await api.close();
+  });
+
+  it('falls back to the peer address when the entry is not an IP address or is missing, so junk cannot make buckets', async () => {
+    const api = await startTestApi({ failedAuthPerMinute: 3, trustedProxyHops: 1 });
+    const statuses: number[] = [];
+    for (const forwarded of ['x'.repeat(12_000), 'not-an-ip', '', '999.1.1.1', 'unknown']) {
+      statuses.push((await api.request('GET', '/v1/pets', { headers: { ...badKey, ...(forwarded ? { 'X-Forwarded-For': forwarded } : {}) } })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    await api.close();
+  });
+
+  it('puts an IPv6 client in the bucket of its /64 and an IPv4-mapped address in its IPv4 bucket', async () => {
+    const api = await startTestApi({ failedAuthPerMinute: 1, trustedProxyHops: 1 });
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '2001:db8:1:2::1' } })).status).toBe(401);
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '2001:0db8:0001:0002:ffff:1:2:3' } })).status).toBe(429);
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '::ffff:192.0.2.1' } })).status).toBe(401);
+    expect((await api.request('GET', '/v1/pets', { headers: { ...badKey, 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(429);
+    await api.close();
   });
 });

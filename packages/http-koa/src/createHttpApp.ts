@@ -4,6 +4,7 @@ import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPe
 import { HttpError } from './HttpError.js';
 import { apiReference } from './middleware/apiReference.js';
 import { describeRequest, errorResponses, type FailedRequest } from './middleware/errorResponses.js';
+import { protocolProblem } from './middleware/protocolChecks.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
 import { createOpenApiDocument } from './openapi.js';
 
@@ -20,7 +21,7 @@ export interface ResponseRecord extends FailedRequest {
 }
 
 export interface HttpAppOptions extends PetsApiOptions {
-  /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from a reverse proxy (for the client address). Default false. */
+  /** One trusted reverse proxy: the same as `trustedProxyHops: 1`. Default false. */
   trustProxy?: boolean;
   /** Throws when the service cannot serve (database or rate-limit store unreachable): `/readyz` answers 503. */
   readiness?: () => Promise<void>;
@@ -51,7 +52,9 @@ function health(readiness: () => Promise<void>) {
  * `GET /docs` (no key, not rate limited), and the Error body for everything else (404).
  */
 export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): HttpApp {
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const trustedProxyHops = options.trustedProxyHops ?? (options.trustProxy ? 1 : 0);
+  // Koa's own ctx.ip would take the leftmost entry without maxIpsCount; the limits use clientAddressOf regardless.
+  const app = new Koa({ proxy: trustedProxyHops > 0, maxIpsCount: trustedProxyHops });
   const onInternalError = options.onInternalError ?? ((error: unknown) => console.error(error));
   const nowMs = () => deps.clock.now().getTime();
 
@@ -72,7 +75,13 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
       }
     });
   }
-  app.use(createPetsApi(deps, { ...options, onInternalError }));
+  // Off the hot path: the error chain is only built for a request that fails the protocol checks.
+  app.use(async function checkProtocol(ctx, next) {
+    const problem = protocolProblem(ctx);
+    if (problem === null) return next();
+    await compose([errorResponses(onInternalError, nowMs), requestIdAndCommonHeaders(), () => Promise.reject(problem)])(ctx, async () => undefined);
+  });
+  app.use(createPetsApi(deps, { ...options, trustedProxyHops, onInternalError }));
   app.use(
     compose([
       errorResponses(onInternalError, nowMs),

@@ -12,7 +12,7 @@ import {
 } from '@petstore/core';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
-import { admission, usageQueryAdmission } from './middleware/admission.js';
+import { admission } from './middleware/admission.js';
 import { deprecation } from './middleware/deprecation.js';
 import { errorResponses, type InternalErrorListener } from './middleware/errorResponses.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
@@ -40,6 +40,11 @@ export interface PetsApiOptions {
   prefix?: string;
   /** Browser origins allowed by CORS (exact `scheme://host[:port]`); default none. */
   corsOrigins?: readonly string[];
+  /**
+   * How many reverse proxies in front of the service append to `X-Forwarded-For` (default 0: the socket's peer is
+   * the client). The client address is the entry that many places from the right, if it is an IP address.
+   */
+  trustedProxyHops?: number;
   /** Called with every unexpected error (answered 500); default: logged to stderr. */
   onInternalError?: InternalErrorListener;
 }
@@ -81,8 +86,8 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   const router = createPetsRouter({ ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl) }, prefix);
   const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
   const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
-  const admit = admission(deps.admitRequest, deps.clock);
-  const admitUsageQuery = usageQueryAdmission(deps.admitUsageQuery, deps.clock);
+  const admit = admission(deps.admitRequest, deps.clock, options.trustedProxyHops ?? 0);
+  const admitUsageQuery = admission(deps.admitUsageQuery, deps.clock, options.trustedProxyHops ?? 0);
   const usagePath = `${prefix}/rate_limit`;
   const allowedOrigins = new Set(options.corsOrigins ?? []);
 

@@ -16,6 +16,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   idempotency_key_reused: 422,
   request_header_too_large: 431,
   rate_limited: 429,

@@ -5,5 +5,5 @@ export { createOpenApiDocument } from './openapi.js';
 export { ERROR_STATUS, type ErrorBody, type ErrorCode } from './errorStatus.js';
 export { HttpError, type TransportErrorCode } from './HttpError.js';
 export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
-export { answerClientError } from './clientErrors.js';
+export { answerClientError, answerConnect } from './clientErrors.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';

@@ -96,11 +96,11 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
               headers: { ...RATE_LIMIT_HEADERS, Location: ref('headers/Location'), 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') },
               content: json(ref('schemas/Pet')),
             },
-            '400': errorResponse('Invalid body (`validation_error`, with `details`) or invalid JSON (`malformed_json`).', ['validation_error', 'malformed_json']),
+            '400': errorResponse('Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`).', ['validation_error', 'malformed_json', 'bad_request']),
             '401': ref('responses/Unauthorized'),
             '409': errorResponse('A request with this Idempotency-Key is still in flight.', ['idempotency_in_progress']),
             '413': errorResponse(`The body exceeds ${MAX_BODY_BYTES} bytes.`, ['payload_too_large']),
-            '415': errorResponse('The body is not sent as JSON.', ['unsupported_media_type']),
+            '415': errorResponse('The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding.', ['unsupported_media_type']),
             '422': errorResponse('This Idempotency-Key was used with a different body.', ['idempotency_key_reused']),
             '429': ref('responses/TooManyRequests'),
             '500': ref('responses/InternalError'),
@@ -121,7 +121,7 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           responses: {
             '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
             '304': notModified(DEPRECATION_HEADERS),
-            '400': errorResponse('`petId` is not a decimal integer.', ['validation_error'], DEPRECATION_HEADERS),
+            '400': errorResponse('`petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`).', ['validation_error', 'bad_request'], DEPRECATION_HEADERS),
             '401': ref('responses/Unauthorized'),
             '404': errorResponse('No animal has this id.', ['not_found'], DEPRECATION_HEADERS),
             '410': errorResponse('The operation has been removed (after its sunset).', ['gone'], DEPRECATION_HEADERS),
@@ -228,7 +228,7 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
         },
       },
       responses: {
-        ValidationError: errorResponse('A query parameter is invalid, unknown or repeated.', ['validation_error']),
+        ValidationError: errorResponse('A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`).', ['validation_error', 'bad_request']),
         Unauthorized: errorResponse(
           'Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications.',
           ['unauthorized'],

@@ -32,6 +32,14 @@ describe('the pets operations over HTTP', () => {
     }
   });
 
+  it('stores exactly the characters sent in UTF-8, a replacement character the client sent included', async () => {
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'application/json; charset=utf8']) {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body: Buffer.from('{"name":"Ré\uFFFD","categoryId":2}', 'utf8'), headers: { 'Content-Type': type } });
+      expect(response.status).toBe(201);
+      expect((response.json as { name: string }).name).toBe('Ré\uFFFD');
+    }
+  });
+
   it('accepts a gzip-compressed JSON body', async () => {
     const body = gzipSync(JSON.stringify({ name: 'Rex', categoryId: 1 }));
     const response = await api.authed(key, 'POST', '/v1/pets', { body, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } });
@@ -84,6 +92,13 @@ describe('the pets operations over HTTP', () => {
       const response = await api.authed(key, 'GET', path);
       expect(response.status).toBe(status);
       expect(response.json).toMatchObject({ code, status });
+      expect(response.headers).toMatchObject(deprecationHeaders);
+    });
+
+    it.each([1001, 5000])('answers an all-digit id of %d digits 404 not_found, like any id beyond 2^53-1', async (digits) => {
+      const response = await api.authed(key, 'GET', `/v1/pets/${'9'.repeat(digits)}`);
+      expect(response.status).toBe(404);
+      expect(response.json).toMatchObject({ code: 'not_found', status: 404 });
       expect(response.headers).toMatchObject(deprecationHeaders);
     });
 

@@ -67,6 +67,8 @@ describe('rate limits over HTTP', () => {
     expect(banned.status).toBe(429);
     expect(banned.json).toEqual({ code: 'key_banned', status: 429, message: expect.stringContaining('temporarily banned for 900 more seconds') });
     expect(banned.headers).toMatchObject({ 'retry-after': '900', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': unix('2026-06-01T12:15:15Z') });
+    // Every rate-limit header tells the same story: nothing may be sent until the ban ends.
+    expect(banned.headers['ratelimit']).toBe('"minute";r=0;t=900, "day";r=0;t=900');
 
     api.clock.set('2026-06-01T12:10:15Z');
     expect((await api.authed(key, 'GET', '/v1/pets')).headers['retry-after']).toBe('300');

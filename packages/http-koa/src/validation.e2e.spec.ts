@@ -52,6 +52,10 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
       [{ name: ' ', categoryId: 1 }, ['name']],
       [{ name: 'x'.repeat(101), categoryId: 1 }, ['name']],
       [{ name: 'a\u0007b', categoryId: 1 }, ['name']],
+      [{ name: '\u200B', categoryId: 1 }, ['name']],
+      [{ name: 'Rex\u202E', categoryId: 1 }, ['name']],
+      [{ name: 'Rex\u2028', categoryId: 1 }, ['name']],
+      [{ name: '👍🏽'.repeat(101), categoryId: 1 }, ['name']],
       [{ name: 5, categoryId: 1 }, ['name']],
       [{ name: 'Rex', categoryId: '1' }, ['categoryId']],
       [{ name: 'Rex', categoryId: 1.5 }, ['categoryId']],
@@ -90,14 +94,56 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
       expect(response.json).toEqual({ code: 'malformed_json', status: 400, message: expect.stringContaining(message) });
     });
 
-    it('treats a __proto__ key as data: no pollution, rejected as an unknown field or by the parser', async () => {
-      const response = await api.authed(key, 'POST', '/v1/pets', {
-        body: '{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}',
-        headers: { 'Content-Type': 'application/json' },
-      });
+    it.each([
+      ['{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}', '__proto__'],
+      ['{"__proto__":{},"name":"Rex","categoryId":1}', '__proto__'],
+      ['{"name":"Rex","categoryId":1,"\\u005f_proto__":{"polluted":true}}', '__proto__'],
+      ['{"name":{"__proto__":{"polluted":true}},"categoryId":1}', 'name'],
+    ])('treats a __proto__ key as data: %s is 400 validation_error naming %s, nothing polluted', async (body, field) => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body, headers: { 'Content-Type': 'application/json' } });
       expect(response.status).toBe(400);
-      expect(['validation_error', 'malformed_json']).toContain((response.json as { code: string }).code);
+      expect(response.json).toMatchObject({ code: 'validation_error', details: [{ field }] });
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it.each(['4.9999999999999999', '1.0000000000000001', '9007199254740991.4', '1.0', '1e0', '10E-1', '0.5e1'])(
+      'rejects categoryId %s: a fraction or exponent is never rounded into an integer',
+      async (literal) => {
+        const response = await api.authed(key, 'POST', '/v1/pets', { body: `{"name":"Rex","categoryId":${literal}}`, headers: { 'Content-Type': 'application/json' } });
+        expect(response.status).toBe(400);
+        expect(response.json).toMatchObject({ code: 'validation_error', details: [{ field: 'categoryId' }] });
+      },
+    );
+
+    it.each([
+      ['arrays', '['.repeat(4000) + ']'.repeat(4000)],
+      ['objects', '{"":'.repeat(3000) + '1' + '}'.repeat(3000)],
+      ['arrays inside the pet', `{"name":"Rex","categoryId":1,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`],
+    ])('rejects deeply nested %s with 400 malformed_json, not a crash', async (_label, body) => {
+      for (const [encoding, payload] of [[undefined, body], ['gzip', gzipSync(body)]] as const) {
+        const response = await api.authed(key, 'POST', '/v1/pets', { body: payload, headers: { 'Content-Type': 'application/json', ...(encoding ? { 'Content-Encoding': encoding } : {}) } });
+        expect(response.status).toBe(400);
+        expect(response.json).toEqual({ code: 'malformed_json', status: 400, message: expect.stringContaining('nested') });
+      }
+      expect(api.internalErrors).toEqual([]);
+    });
+
+    it.each(['latin1', 'ISO-8859-1', 'utf-16', 'us-ascii', '"windows-1252"'])('answers charset=%s with 415', async (charset) => {
+      const response = await api.authed(key, 'POST', '/v1/pets', { body: Buffer.from('{"name":"R\xe9x","categoryId":1}', 'latin1'), headers: { 'Content-Type': `application/json; charset=${charset}` } });
+      expect(response.status).toBe(415);
+      expect(response.json).toEqual({ code: 'unsupported_media_type', status: 415, message: expect.stringContaining('UTF-8') });
+    });
+
+    it.each([
+      ['a Latin-1 byte', Buffer.from('{"name":"R\xe9x","categoryId":1}', 'latin1')],
+      ['a truncated sequence', Buffer.concat([Buffer.from('{"name":"R'), Buffer.from([0xe2, 0x82]), Buffer.from('","categoryId":1}')])],
+      ['an overlong encoding', Buffer.concat([Buffer.from('{"name":"R'), Buffer.from([0xc0, 0xaf]), Buffer.from('","categoryId":1}')])],
+    ])('answers invalid UTF-8 (%s) with 400 malformed_json', async (_label, body) => {
+      for (const type of ['application/json', 'application/json; charset=utf-8']) {
+        const response = await api.authed(key, 'POST', '/v1/pets', { body, headers: { 'Content-Type': type } });
+        expect(response.status).toBe(400);
+        expect(response.json).toEqual({ code: 'malformed_json', status: 400, message: expect.stringContaining('UTF-8') });
+      }
     });
 
     it.each([

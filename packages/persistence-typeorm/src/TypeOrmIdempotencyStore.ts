@@ -1,7 +1,8 @@
-import type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore, Pet } from '@petstore/core';
+import { ServiceUnavailableError, type IdempotencyClaim, type IdempotencyOutcome, type IdempotencyStore, type Pet } from '@petstore/core';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
+import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 
 function statementsFor(p: (n: number) => string) {
   return {
@@ -13,6 +14,17 @@ function statementsFor(p: (n: number) => string) {
       `"claimed_at_ms" = excluded."claimed_at_ms", "expires_at_ms" = excluded."expires_at_ms" ` +
       `WHERE "idempotency_keys"."expires_at_ms" <= ${p(4)} OR ("idempotency_keys"."pet_json" IS NULL AND "idempotency_keys"."claimed_at_ms" < ${p(6)}) ` +
       `RETURNING "scope"`,
+    // PostgreSQL: the same claim, carrying a deadline checked on the server's clock. Started late (the server stalled
+    // with it queued, the client already answered 503), it claims nothing, so retries with the key are not blocked.
+    guardedClaim:
+      `WITH "guard" AS (SELECT ${beforeDeadline(p(7))} AS "in_time"), "claimed" AS (` +
+      `INSERT INTO "idempotency_keys" ("scope", "key", "fingerprint", "pet_json", "claimed_at_ms", "expires_at_ms") ` +
+      `SELECT ${p(1)}::text, ${p(2)}::text, ${p(3)}::text, NULL::text, ${p(4)}::bigint, ${p(5)}::bigint FROM "guard" WHERE "in_time" ` +
+      `ON CONFLICT ("scope", "key") DO UPDATE SET "fingerprint" = excluded."fingerprint", "pet_json" = NULL, ` +
+      `"claimed_at_ms" = excluded."claimed_at_ms", "expires_at_ms" = excluded."expires_at_ms" ` +
+      `WHERE "idempotency_keys"."expires_at_ms" <= ${p(4)} OR ("idempotency_keys"."pet_json" IS NULL AND "idempotency_keys"."claimed_at_ms" < ${p(6)}) ` +
+      `RETURNING "scope") ` +
+      `SELECT "in_time", (SELECT count(*) FROM "claimed")::int AS "claimed" FROM "guard"`,
     find: `SELECT "fingerprint", "pet_json" FROM "idempotency_keys" WHERE "scope" = ${p(1)} AND "key" = ${p(2)}`,
     complete: `UPDATE "idempotency_keys" SET "pet_json" = ${p(1)} WHERE "scope" = ${p(2)} AND "key" = ${p(3)}`,
     release: `DELETE FROM "idempotency_keys" WHERE "scope" = ${p(1)} AND "key" = ${p(2)}`,
@@ -31,17 +43,23 @@ export class TypeOrmIdempotencyStore implements IdempotencyStore {
   }
 
   async claim({ scope, key, fingerprint, now, expiresAt, staleAfter }: IdempotencyClaim): Promise<IdempotencyOutcome> {
-    // SQLite numbers its `?` placeholders by position, so repeated values are passed again.
-    const claimed = await this.query<unknown>(
-      this.sql.claim,
-      this.postgres ? [scope, key, fingerprint, now, expiresAt, staleAfter] : [scope, key, fingerprint, now, expiresAt, now, staleAfter],
-    );
-    if (claimed.length > 0) return { state: 'claimed' };
+    if (await this.claimed({ scope, key, fingerprint, now, expiresAt, staleAfter })) return { state: 'claimed' };
     const [row] = await this.query<{ fingerprint: string; pet_json: string | null }>(this.sql.find, [scope, key]);
     // Gone between the two statements (released by its claimant): the caller simply tries again.
     if (!row) return { state: 'in_progress' };
     if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
     return row.pet_json === null ? { state: 'in_progress' } : { state: 'completed', pet: JSON.parse(row.pet_json) as Pet };
+  }
+
+  private async claimed({ scope, key, fingerprint, now, expiresAt, staleAfter }: IdempotencyClaim): Promise<boolean> {
+    if (this.postgres) {
+      const [guard] = await this.query<{ in_time: boolean; claimed: number }>(this.sql.guardedClaim, [scope, key, fingerprint, now, expiresAt, staleAfter, writeDeadline(this.dataSource)]);
+      if (!guard?.in_time) throw new ServiceUnavailableError('database', 5, { cause: new Error('PostgreSQL started the claim after its deadline: nothing was claimed') });
+      return guard.claimed > 0;
+    }
+    // SQLite runs in this process: a statement never executes after its caller gave up. It numbers its `?`
+    // placeholders by position, so repeated values are passed again.
+    return (await this.query<unknown>(this.sql.claim, [scope, key, fingerprint, now, expiresAt, now, staleAfter])).length > 0;
   }
 
   async complete(scope: string, key: string, pet: Pet): Promise<void> {

@@ -5,6 +5,7 @@ import { dialectOf } from './dialect.js';
 import { postgresPoolOf, sqliteConnectionOf } from './driverConnections.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
+import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 
 /** A row as `[id, name, category_id, status]`: positional rows skip building a keyed object per row. */
 type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string];
@@ -85,13 +86,24 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
   };
 }
 
-/** Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows. */
+/**
+ * Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows. The insert carries a
+ * deadline that PostgreSQL checks on its own clock: started late (the server stalled with the insert queued), it
+ * inserts nothing, so a create that timed out on the client (503) never appears later.
+ */
 function postgresStatements(dataSource: DataSource): PetStatements {
-  const text = sql((n) => `$${n}`);
+  const text = {
+    ...sql((n) => `$${n}`),
+    insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
+  };
   const rows = async (name: string, query: string, values: unknown[]) =>
     (await postgresPoolOf(dataSource).query<PetTuple>({ name: `petstore_${name}`, text: query, values, rowMode: 'array' })).rows;
   return {
-    insert: async ({ name, categoryId, status }) => (await rows('insert', text.insert, [name, categoryId, status]))[0]![0],
+    insert: async ({ name, categoryId, status }) => {
+      const [row] = await rows('insert_before_deadline', text.insert, [name, categoryId, status, writeDeadline(dataSource)]);
+      if (!row) throw new ServiceUnavailableError('database', 5, { cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored') });
+      return row[0];
+    },
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
     list: (status, after, count) =>
       status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './databaseUrl.js';
 import { migrations } from './migrations/index.js';
 import { ApiKeySchema } from './schemas/ApiKeySchema.js';
+import { clientTimeoutFor } from './writeDeadline.js';
 
 export interface DataSourceSettings {
   /** Milliseconds a statement may wait for a lock (SQLite busy timeout) or run (PostgreSQL statement_timeout). */
@@ -44,6 +45,7 @@ export function createDataSource(databaseUrl: string, settings: DataSourceSettin
     url: target.url,
     connectTimeoutMS: timeout,
     poolSize: settings.poolSize ?? 10,
-    extra: { statement_timeout: timeout, query_timeout: timeout + 1_000, idle_in_transaction_session_timeout: timeout * 2 },
+    // query_timeout is long enough that a write the client gave up on can no longer take effect (writeDeadline.ts).
+    extra: { statement_timeout: timeout, query_timeout: clientTimeoutFor(timeout), idle_in_transaction_session_timeout: timeout * 2 },
   });
 }

@@ -19,5 +19,10 @@ describe('parseDatabaseUrl', () => {
   it('never repeats a password', () => {
     expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).toThrow('DATABASE_URL "mysql://admin:***@db/x"');
     expect(redact('postgres://u:p@h:1/d')).toBe('postgres://u:***@h:1/d');
+    expect(redact('postgres://u:p@ss@h:1/d')).toBe('postgres://u:***@h:1/d');
+    expect(redact('redis://:secret@cache:6379')).toBe('redis://:***@cache:6379');
+    expect(redact('redis://tokenonly@cache:6379')).toBe('redis://***@cache:6379');
+    expect(redact('connect failed for postgres://u:secret@db/x: timeout')).toBe('connect failed for postgres://***@db/x: timeout'.replace('***', 'u:***'));
+    expect(redact('sqlite:./data/petstore.db')).toBe('sqlite:./data/petstore.db');
   });
 });

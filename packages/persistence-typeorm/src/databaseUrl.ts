@@ -15,7 +15,16 @@ export function parseDatabaseUrl(value: string): DatabaseTarget {
   throw new Error(`DATABASE_URL "${redact(value)}" is not supported: use ${DATABASE_URL_FORMS}`);
 }
 
-/** The URL without its password, for messages and logs. */
+// scheme://user:password@ or scheme://token@, wherever it appears; the password runs to the last @ of the word, so
+// an unencoded @ or / in it is hidden too.
+const CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*)(:\S*)?@/gi;
+
+/**
+ * Text without the credentials of any URL in it (`postgres://u:***@db/x`, `redis://***@cache`), for messages and
+ * logs. A user name followed by a password is kept; a lone user part may be a token and is hidden.
+ */
 export function redact(value: string): string {
-  return value.replace(/^(\w+:\/\/[^:/@]*:)[^@]*@/, '$1***@');
+  return value.replace(CREDENTIALS, (_match, scheme: string, user: string, password: string | undefined) =>
+    password === undefined ? `${scheme}***@` : `${scheme}${user}:***@`,
+  );
 }

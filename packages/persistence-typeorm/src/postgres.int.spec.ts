@@ -90,5 +90,29 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       await server().start();
       expect(await eventually(() => pets.findById(rex.id), { timeoutMs: 30_000 })).toEqual(rex);
     }, 60_000);
+
+    it('refuses, on its own clock, writes that reach it after their deadline: a stalled server stores nothing for a 503', async () => {
+      const pets = new TypeOrmPetRepository(await emptied());
+      const idempotency = new TypeOrmIdempotencyStore(dataSource);
+      const rex = await pets.create(aPetDraft({ name: 'before' }));
+      const claim = () => {
+        const now = Date.now();
+        return idempotency.claim({ scope: 'key_stall', key: 'retry-me', fingerprint: 'f', now, expiresAt: now + 86_400_000, staleAfter: now - 60_000 });
+      };
+      server().freeze();
+      let stalled: PromiseSettledResult<unknown>[];
+      try {
+        stalled = await Promise.allSettled([...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }))), claim()]);
+      } finally {
+        server().thaw();
+      }
+      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(Array(6).fill('service_unavailable'));
+      // Whatever the server does with the statements queued while it was stopped, none of them may take effect.
+      // Asserting an absence: wait until PostgreSQL has run (and refused) every statement queued while it was stopped.
+      const othersBusy = `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`;
+      await eventually(async () => (await dataSource.query<{ busy: number }[]>(othersBusy))[0]!.busy === 0, { timeoutMs: 30_000 });
+      expect((await pets.list({ limit: 100 })).pets).toEqual([rex]);
+      expect(await claim()).toEqual({ state: 'claimed' });
+    }, 60_000);
   });
 });

@@ -46,5 +46,27 @@ describeWithRedis('on Redis', (redis) => {
       expect(await eventually(async () => (await consume()).outcome)).toBe('admitted');
       await store.ping();
     }, 30_000);
+
+    it('refuses, on its own clock, a script that reaches it after its deadline: a stall spends no quota and bans nobody', async () => {
+      const store = new RedisRateLimitStore(client, 'stall-check');
+      const subject = `key:stall-${Date.now()}`;
+      const request = () => {
+        const now = Date.now();
+        return store.consume({ subject, now, windows: [{ name: 'day', start: 0, resetAt: now + 3_600_000, limit: 3 }], ban: { strikes: 2, durationSeconds: 900 } });
+      };
+      expect((await request()).counts).toEqual([1]);
+      redis().freeze();
+      let stalled: PromiseSettledResult<unknown>[];
+      try {
+        // Enough to use up the quota and earn a ban, if they were executed late.
+        stalled = await Promise.allSettled(Array.from({ length: 6 }, request));
+      } finally {
+        redis().thaw();
+      }
+      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(Array(6).fill('service_unavailable'));
+      // As if the stalled requests had never been made: two left of three, no strike, no ban.
+      expect(await request()).toEqual({ outcome: 'admitted', counts: [2] });
+      expect(await client.hgetall(`stall-check:{${subject}}:ban`)).toEqual({});
+    }, 30_000);
   });
 });

@@ -9,11 +9,12 @@ import {
   type UsageReading,
 } from '@petstore/core';
 import type { Redis } from 'ioredis';
+import { commandDeadlineFor } from './commandDeadline.js';
 
 // The Lua scripts sit beside this module: in src for the tests, copied into dist by the build.
 const script = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 
-type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned', instant: number, ...counts: number[]];
+type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned' | 'late', instant: number, ...counts: number[]];
 
 interface RedisWithConsume extends Redis {
   petstoreConsume(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
@@ -24,9 +25,13 @@ interface RedisWithConsume extends Redis {
  * RateLimitStore on Redis: both windows and the ban bookkeeping in one Lua script (atomic across every server
  * instance), keys that expire with their window, so memory stays bounded by the subjects active in a day.
  * Fails closed: when Redis cannot answer, `consume` throws ServiceUnavailableError and requests get 503.
+ * Each script carries a deadline that Redis checks against its own clock before touching anything, and the client
+ * gives up only after that deadline plus a clock skew margin: a request that got 503 spent no quota and earned no
+ * strike, even when a stalled Redis runs the queued script after the client gave up.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithConsume;
+  private readonly deadlineMs: number;
 
   constructor(
     redis: Redis,
@@ -35,6 +40,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     redis.defineCommand('petstoreConsume', { lua: script('consume.lua') });
     redis.defineCommand('petstoreRead', { lua: script('read.lua') });
     this.redis = redis as RedisWithConsume;
+    this.deadlineMs = commandDeadlineFor(redis.options.commandTimeout);
   }
 
   /** The window counters, then the ban record. The braces make every key of a subject hash to one Redis Cluster slot. */
@@ -45,7 +51,9 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
     const keys = this.keysOf(subject, windows);
-    const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000];
+    // The deadline is on this process's real clock (not the domain clock): it bounds a transport, not a rule.
+    const deadline = Date.now() + this.deadlineMs;
+    const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000, deadline];
     let reply: ScriptReply;
     try {
       reply = await this.redis.petstoreConsume(keys.length, ...keys, ...args);
@@ -54,6 +62,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
     const [outcome, instant, ...counts] = reply;
     switch (outcome) {
+      case 'late':
+        throw new ServiceUnavailableError('rate-limit store', 5, { cause: new Error('Redis started the script after its deadline: nothing was counted') });
       case 'admitted':
         return { outcome, counts };
       case 'rejected':

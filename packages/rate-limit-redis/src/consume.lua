@@ -1,9 +1,17 @@
 -- One atomic RateLimitStore.consume (see core's RateLimitStore for the semantics).
 -- KEYS[1..n]: the counter of each window; KEYS[n+1]: the subject's strike and ban record.
--- ARGV: now, n, then limit and resetAt of each window, then the ban's strikes and duration (ms). Times in epoch ms.
--- Returns { outcome, retryAt or bannedUntil or 0, count1, ..., countn }.
-local now = tonumber(ARGV[1])
+-- ARGV: now, n, then limit and resetAt of each window, then the ban's strikes and duration (ms), then the deadline.
+-- Times in epoch ms. Returns { outcome, retryAt or bannedUntil or 0, count1, ..., countn }, or { 'late', 0 } when
+-- Redis starts the script after its deadline (read on Redis's own clock): then nothing is read or written, because
+-- the caller has already answered 503 and a late count would spend quota and earn strikes the client never saw.
 local n = tonumber(ARGV[2])
+local deadline = tonumber(ARGV[5 + 2 * n])
+local time = redis.call('TIME')
+if tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > deadline then
+  return { 'late', 0 }
+end
+
+local now = tonumber(ARGV[1])
 local strikesToBan = tonumber(ARGV[3 + 2 * n])
 local banMs = tonumber(ARGV[4 + 2 * n])
 local record = KEYS[n + 1]

@@ -15,6 +15,10 @@ export interface RunningServer {
   /** Stops the server, for outage tests; `start` brings it back on the same port. */
   pause(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP to the server's processes (for PostgreSQL every backend): connections stay open, nothing runs until `thaw`. */
+  freeze(): void;
+  /** SIGCONT to the same processes: they execute what clients queued meanwhile (stall tests). */
+  thaw(): void;
 }
 
 /** `url` is postgres://postgres@127.0.0.1:<port>/petstore; `pause` keeps the data. */
@@ -110,6 +114,17 @@ export async function startPostgres(): Promise<RunningPostgres | null> {
     await exited;
   };
 
+  const signalAll = (signal: NodeJS.Signals) => {
+    const postmaster = server.pid!;
+    // The backends are the postmaster's children; stop the parent first so it forks no new one meanwhile.
+    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((pid) => pid > 0);
+    const order = signal === 'SIGSTOP' ? [postmaster, ...children] : [...children, postmaster];
+    for (const pid of order) process.kill(pid, signal);
+  };
+
   await start();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -121,6 +136,8 @@ export async function startPostgres(): Promise<RunningPostgres | null> {
     port,
     start,
     pause,
+    freeze: () => signalAll('SIGSTOP'),
+    thaw: () => signalAll('SIGCONT'),
     stop: async () => {
       await pause();
       rmSync(dir, { recursive: true, force: true });

@@ -55,5 +55,13 @@ export async function startRedis(): Promise<RunningRedis | null> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, start, pause, stop: pause };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    pause,
+    stop: pause,
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
+  };
 }

@@ -20,8 +20,45 @@ describe('parseNewPet', () => {
     expect(parseNewPet({ name: '  Rex  ', categoryId: 2 }).name).toBe('  Rex  ');
   });
 
+  it('counts user-perceived characters (grapheme clusters), so modified and joined emoji count as one', () => {
+    for (const emoji of ['👍🏽', '👨‍👩‍👧‍👦', '🇫🇷', 'é']) {
+      expect(parseNewPet({ name: emoji.repeat(100), categoryId: 1 }).name).toBe(emoji.repeat(100));
+      expect(problemsOf({ name: emoji.repeat(101), categoryId: 1 })).toEqual([{ field: 'name', message: 'name must be 1 to 100 characters long' }]);
+    }
+  });
+
+  it.each([
+    ['\u200B', 'visible'],
+    ['\u200B\u200C\u2060', 'visible'],
+    ['\u3164', 'visible'],
+    ['\u00AD', 'visible'],
+    ['\u0301', 'visible'],
+    ['Rex\u202E', 'bidirectional'],
+    ['\u2066Rex\u2069', 'bidirectional'],
+    ['Rex\u200F', 'bidirectional'],
+    ['Rex\u061C', 'bidirectional'],
+    ['Rex\u2028Max', 'line or paragraph separators'],
+    ['Rex\u2029', 'line or paragraph separators'],
+  ])('rejects the name %j (no %s character allowed / required)', (name, words) => {
+    expect(problemsOf({ name: JSON.parse(`"${name}"`) as string, categoryId: 1 })).toEqual([{ field: 'name', message: expect.stringContaining(words) }]);
+  });
+
+  it('keeps names with invisible characters around visible ones, such as a joiner inside an emoji', () => {
+    expect(parseNewPet({ name: 'Ré\u0301x 👨‍👩‍👧', categoryId: 1 }).name).toBe('Ré\u0301x 👨‍👩‍👧');
+  });
+
   it.each([null, [], [{ name: 'Rex', categoryId: 1 }], 'Rex', 42, true, undefined])('rejects a body that is not an object: %p', (body) => {
     expect(problemsOf(body)).toEqual([{ field: 'body', message: expect.stringContaining('JSON object') }]);
+  });
+
+  it('rejects a categoryId whose JSON text has a fraction or exponent, though the parsed value is an integer', () => {
+    for (const text of ['4.9999999999999999', '1.0', '1e0', '10E-1']) {
+      const body = JSON.parse(`{"name":"Rex","categoryId":${text}}`) as unknown;
+      expect(() => parseNewPet(body, new Map([['categoryId', text]]))).toThrow(
+        expect.objectContaining({ details: [{ field: 'categoryId', message: expect.stringContaining('fraction or exponent') }] }),
+      );
+    }
+    expect(parseNewPet({ name: 'Rex', categoryId: 5 }, new Map([['categoryId', '5']])).categoryId).toBe(5);
   });
 
   it('requires name and categoryId, each reported by name', () => {
@@ -36,7 +73,7 @@ describe('parseNewPet', () => {
     [null, 'name is required'],
     ['', 'name must be 1 to 100 characters long'],
     ['x'.repeat(101), 'name must be 1 to 100 characters long'],
-    ['   ', 'name must contain at least one non-space character'],
+    ['   ', 'name must contain at least one visible character'],
     ['Re\nx', 'name must not contain control characters'],
     ['Re\u0000x', 'name must not contain control characters'],
     ['Re\u007fx', 'name must not contain control characters'],

@@ -1,23 +1,50 @@
-import { IsDefined, IsIn, IsInt, IsString, Length, Matches, Max, Min, ValidateBy, ValidateIf, validateSync } from 'class-validator';
+import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy, ValidateIf, validateSync } from 'class-validator';
 import { ValidationError, type FieldProblem } from '../errors/ValidationError.js';
 import { MAX_ID, type PetDraft } from './Pet.js';
 import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from './PetStatus.js';
 
 const NAME_MAX = 100;
 const ALLOWED_FIELDS = ['name', 'categoryId', 'status'] as const;
+const INTEGER_FIELDS: ReadonlySet<string> = new Set(['categoryId']);
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Something a reader can see: not a space, not a control or format character, not a lone combining mark, not a
+// character that is ignorable by default (U+200B, U+3164, U+00AD, ...).
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/u;
+// Characters that reorder or break the text around the name wherever it is shown (Trojan Source, CVE-2021-42574).
+const BIDI_OR_SEPARATOR = /[\p{Bidi_Control}\u2028\u2029]/u;
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** User-perceived characters: a thumbs-up with a skin tone, a flag or a letter with its accents is one. */
+function graphemeCount(text: string): number {
+  let count = 0;
+  for (const _ of graphemes.segment(text)) count++;
+  return count;
+}
 
 /** JSON may carry unpaired surrogates ("\ud800"); no database can store them as text. */
 const IsWellFormedText = (message: string) =>
   ValidateBy({ name: 'isWellFormedText', validator: { validate: (value) => typeof value === 'string' && !LONE_SURROGATE.test(value) } }, { message });
+
+const DoesNotMatch = (pattern: RegExp, message: string) =>
+  ValidateBy({ name: 'doesNotMatch', validator: { validate: (value) => typeof value === 'string' && !pattern.test(value) } }, { message });
+
+const HasGraphemesBetween = (min: number, max: number, message: string) =>
+  ValidateBy({ name: 'hasGraphemesBetween', validator: { validate: (value) => typeof value === 'string' && graphemeCount(value) >= min && graphemeCount(value) <= max } }, { message });
+
+/**
+ * The source text of the body's top-level number values, by field, when the transport has it: JSON.parse turns
+ * `4.9999999999999999` into the integer 5, so only the text shows that the client sent a fraction.
+ */
+export type NumberLiterals = ReadonlyMap<string, string>;
 
 // class-validator runs a property's decorators bottom-up; with stopAtFirstError the lowest failing one reports.
 class NewPetRules {
   @IsDefined({ message: 'name is required' })
   @IsWellFormedText('name must be valid Unicode text (no unpaired surrogates)')
   @Matches(/^\P{Cc}*$/u, { message: 'name must not contain control characters' })
-  @Matches(/\S/, { message: 'name must contain at least one non-space character' })
-  @Length(1, NAME_MAX, { message: `name must be 1 to ${NAME_MAX} characters long` })
+  @DoesNotMatch(BIDI_OR_SEPARATOR, 'name must not contain bidirectional controls or line or paragraph separators')
+  @Matches(VISIBLE, { message: 'name must contain at least one visible character' })
+  @HasGraphemesBetween(1, NAME_MAX, `name must be 1 to ${NAME_MAX} characters long`)
   @IsString({ message: 'name must be a string' })
   name: unknown;
 
@@ -34,9 +61,10 @@ class NewPetRules {
 
 /**
  * Checks a client's NewPet (any JSON value) and returns what to store, with the default status applied.
- * Throws a ValidationError that lists every invalid or unknown field; nothing is ever coerced.
+ * Throws a ValidationError that lists every invalid or unknown field; nothing is ever coerced. `numberLiterals`
+ * (the JSON text of top-level numbers, when known) lets it refuse `1.0` or `4.9999999999999999` for an integer.
  */
-export function parseNewPet(body: unknown): PetDraft {
+export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): PetDraft {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw ValidationError.of('body', 'The request body must be a JSON object with name, categoryId and optional status.');
   }
@@ -55,6 +83,11 @@ export function parseNewPet(body: unknown): PetDraft {
   }
   for (const error of validateSync(input, { stopAtFirstError: true })) {
     problems.push({ field: error.property, message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid` });
+  }
+  for (const [field, literal] of numberLiterals) {
+    if (INTEGER_FIELDS.has(field) && /[.eE]/.test(literal) && !problems.some((p) => p.field === field)) {
+      problems.push({ field, message: `${field} must be an integer written without a fraction or exponent (got ${literal.slice(0, 40)})` });
+    }
   }
   if (problems.length > 0) throw new ValidationError(problems);
 

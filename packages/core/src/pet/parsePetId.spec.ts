@@ -15,6 +15,12 @@ describe('parsePetId', () => {
     expect(parsePetId(value)).toBeNull();
   });
 
+  it('answers null for all-digit ids of any length beyond 2^53-1, and reads leading zeros of any length', () => {
+    expect(parsePetId('9'.repeat(1001))).toBeNull();
+    expect(parsePetId(`1${'0'.repeat(5000)}`)).toBeNull();
+    expect(parsePetId(`${'0'.repeat(5000)}7`)).toBe(7);
+  });
+
   it.each(['abc', '1.5', '-1', '', ' 1', '1e3', '0x10', 1.5, null])('rejects %p as not a decimal integer', (value) => {
     expect(() => parsePetId(value)).toThrow(expect.objectContaining({ code: 'validation_error', details: [{ field: 'petId', message: 'petId must be a positive decimal integer' }] }));
   });

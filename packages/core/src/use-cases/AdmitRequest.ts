@@ -10,8 +10,8 @@ export interface Admission {
 }
 
 export interface AdmitRequestInput {
-  /** The bearer token, undefined when none was sent. */
-  secret: string | undefined;
+  /** The bearer token; undefined when no credential was sent, null when one was sent but not as a bearer token. */
+  secret: string | null | undefined;
   /** The client's address, for the failed-authentication limit. */
   clientAddress: string;
 }

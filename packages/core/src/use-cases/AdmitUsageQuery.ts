@@ -1,6 +1,6 @@
 import type { ApiKey } from '../access/ApiKey.js';
 import { DomainError } from '../errors/DomainError.js';
-import { DEFAULT_FAILED_AUTH_PER_MINUTE, type Admission } from './AdmitRequest.js';
+import { DEFAULT_FAILED_AUTH_PER_MINUTE, type Admission, type AdmitRequestInput } from './AdmitRequest.js';
 import type { AuthenticateKey } from './AuthenticateKey.js';
 import type { EnforceRateLimit } from './EnforceRateLimit.js';
 
@@ -20,7 +20,7 @@ export class AdmitUsageQuery {
     private readonly queriesPerMinute = DEFAULT_USAGE_QUERIES_PER_MINUTE,
   ) {}
 
-  async execute({ secret, clientAddress }: { secret: string | undefined; clientAddress: string }): Promise<Admission> {
+  async execute({ secret, clientAddress }: AdmitRequestInput): Promise<Admission> {
     let key: ApiKey;
     try {
       key = await this.authenticate.execute(secret);

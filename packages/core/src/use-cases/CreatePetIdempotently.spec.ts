@@ -64,6 +64,13 @@ describe('CreatePetIdempotently', () => {
     expect((await create.execute({ body, scope: 'key_a', idempotencyKey: 'k' })).replayed).toBe(false);
   });
 
+  it('answers with the created pet when recording it under the key fails: the pet exists, so an error would lie', async () => {
+    store.complete = () => Promise.reject(new Error('store down after the insert'));
+    const result = await create.execute({ body, scope: 'key_a', idempotencyKey: 'k' });
+    expect(result).toEqual({ pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available' }, replayed: false });
+    expect(pets.count()).toBe(1);
+  });
+
   it('makes concurrent duplicates wait for the first and get its pet', async () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => create.execute({ body, scope: 'key_a', idempotencyKey: 'burst' })));
     expect(pets.count()).toBe(1);

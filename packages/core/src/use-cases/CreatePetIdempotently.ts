@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors/IdempotencyErrors.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import type { Pet } from '../pet/Pet.js';
-import { parseNewPet } from '../pet/parseNewPet.js';
+import { parseNewPet, type NumberLiterals } from '../pet/parseNewPet.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdempotencyStore } from '../ports/IdempotencyStore.js';
 import type { PetRepository } from '../ports/PetRepository.js';
@@ -12,6 +12,8 @@ export interface IdempotentCreateInput {
   /** The API key id the idempotency key belongs to. */
   scope: string;
   idempotencyKey: string;
+  /** The JSON text of the body's top-level numbers, when the transport has it (see parseNewPet). */
+  numberLiterals?: NumberLiterals;
 }
 
 export interface IdempotentCreateResult {
@@ -59,11 +61,11 @@ export class CreatePetIdempotently {
     private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
   ) {}
 
-  async execute({ body, scope, idempotencyKey }: IdempotentCreateInput): Promise<IdempotentCreateResult> {
+  async execute({ body, scope, idempotencyKey, numberLiterals }: IdempotentCreateInput): Promise<IdempotentCreateResult> {
     if (!PRINTABLE_ASCII.test(idempotencyKey)) {
       throw ValidationError.of('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
     }
-    const draft = parseNewPet(body);
+    const draft = parseNewPet(body, numberLiterals);
     const fingerprint = createHash('sha256').update(canonical(body)).digest('base64url');
     await this.purgeNowAndThen();
 
@@ -91,7 +93,10 @@ export class CreatePetIdempotently {
       await this.store.release(scope, idempotencyKey).catch(() => undefined);
       throw error;
     }
-    await this.store.complete(scope, idempotencyKey, pet);
+    // The pet exists now: answering an error would tell the client nothing was stored and invite a duplicate. If
+    // the record fails (the store went away meanwhile), retries see the claim in progress, then take it over after
+    // `staleAfterMs`.
+    await this.store.complete(scope, idempotencyKey, pet).catch(() => undefined);
     return { pet, replayed: false };
   }
 

@@ -43,12 +43,12 @@ export class EnforceRateLimit {
         return state;
       case 'rejected':
         throw new RateLimitedError(secondsUntil(result.retryAt, now), { ...state, remaining: 0 });
-      case 'banned':
-        throw new KeyBannedError(secondsUntil(result.bannedUntil, now), {
-          ...state,
-          remaining: 0,
-          reset: Math.ceil(result.bannedUntil / 1000),
-        });
+      case 'banned': {
+        // During a ban nothing may be sent until it ends, whatever the windows still hold: every header says so.
+        const reset = Math.ceil(result.bannedUntil / 1000);
+        const windows = states.map((window) => ({ ...window, remaining: 0, reset }));
+        throw new KeyBannedError(secondsUntil(result.bannedUntil, now), { ...state, remaining: 0, reset, windows });
+      }
     }
   }
 }

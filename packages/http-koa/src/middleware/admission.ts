@@ -1,35 +1,51 @@
-import type { AdmitRequest, AdmitUsageQuery, Clock } from '@petstore/core';
+import { DomainError, type Admission, type AdmitRequestInput, type Clock } from '@petstore/core';
 import type { Middleware } from 'koa';
+import { clientAddressOf } from '../clientAddress.js';
+import { HttpError } from '../HttpError.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
 const BEARER = /^bearer +([^ ]+) *$/i;
 
 /**
- * The bearer secret of `Authorization: Bearer <key>` (scheme case-insensitive). Any other non-empty value is
- * passed on whole, so core rejects it as a malformed key; absence stays undefined ("missing").
+ * The bearer secret of `Authorization: Bearer <key>` (scheme case-insensitive). Any other non-empty value, a bare
+ * key included, is null: a credential in another form, which core rejects as invalid (RFC 6750 requires the
+ * scheme). Absence stays undefined ("missing").
  */
-function bearerSecret(header: string): string | undefined {
+function bearerSecret(header: string): string | null | undefined {
   if (header === '') return undefined;
-  return BEARER.exec(header)?.[1] ?? header;
+  return BEARER.exec(header)?.[1] ?? null;
 }
 
-/** Authenticates and rate-limits every request in scope, and puts the limit headers on its response. */
-export function admission(admitRequest: AdmitRequest, clock: Clock): Middleware {
-  return async function admit(ctx, next) {
-    const { key, rateLimit } = await admitRequest.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress: ctx.ip });
-    ctx.state['keyId'] = key.id;
-    setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
-    await next();
-  };
+/** Node keeps the first of repeated Authorization headers and drops the others silently: count them in the raw list. */
+function authorizationHeaderCount(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') count++;
+  return count;
+}
+
+/** What admits a request: `AdmitRequest` for the operations, `AdmitUsageQuery` for `GET /rate_limit`. */
+interface Admitter {
+  execute(input: AdmitRequestInput): Promise<Admission>;
 }
 
 /**
- * Authenticates a usage query and counts it in its own bucket, whose state the headers show until the route
- * replaces them with the key's quota.
+ * Authenticates and rate-limits every request in scope (with the given use case), and puts the limit headers on its
+ * response. Repeated Authorization headers are refused, and counted as a failed authentication of the address.
  */
-export function usageQueryAdmission(admitUsageQuery: AdmitUsageQuery, clock: Clock): Middleware {
-  return async function admitQuery(ctx, next) {
-    const { key, rateLimit } = await admitUsageQuery.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress: ctx.ip });
+export function admission(admitter: Admitter, clock: Clock, trustedProxyHops = 0): Middleware {
+  return async function admit(ctx, next) {
+    const clientAddress = clientAddressOf(ctx, trustedProxyHops);
+    if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
+      // Counted as a failed authentication of the address (so it cannot be used to probe for free), answered 400.
+      const refused = await admitter.execute({ secret: null, clientAddress }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      if (!DomainError.is(refused) || refused.code !== 'unauthorized') throw refused;
+      if (refused.rateLimit) setRateLimitHeaders(ctx, refused.rateLimit, clock.now().getTime());
+      throw new HttpError('bad_request', 'Send one Authorization header, not several.');
+    }
+    const { key, rateLimit } = await admitter.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress });
     ctx.state['keyId'] = key.id;
     setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
     await next();

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Clock, CreatePet, CreatePetIdempotently, GetPet, GetRateLimitUsage, ListPets } from '@petstore/core';
 import { sendWithEntityTag } from '../conditionalRequests.js';
-import { jsonBody } from '../middleware/jsonBody.js';
+import { jsonBody, jsonBodyOf } from '../middleware/jsonBody.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { serializePet, serializePets, serializeRateLimitUsage } from '../serializers.js';
 
@@ -30,11 +30,12 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
     const idempotencyKey = ctx.headers['idempotency-key'];
+    const { value: body, numberLiterals } = jsonBodyOf(ctx);
     let pet;
     if (idempotencyKey === undefined) {
-      pet = await deps.createPet.execute(ctx.request.body);
+      pet = await deps.createPet.execute(body, numberLiterals);
     } else {
-      const result = await deps.createPetIdempotently.execute({ body: ctx.request.body, scope: String(ctx.state['keyId']), idempotencyKey: String(idempotencyKey) });
+      const result = await deps.createPetIdempotently.execute({ body, scope: String(ctx.state['keyId']), idempotencyKey: String(idempotencyKey), numberLiterals });
       pet = result.pet;
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
     }
