@@ -1,17 +1,12 @@
 // Mounting the /v1 interface in a Koa app you already have, under a prefix of your choice. The host app keeps
 // its other routes; everything under the prefix (auth, rate limits, errors, OpenAPI) is answered by the API.
-import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
-import { InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+import { createPetStore, SystemClock } from '@petstore/core';
+import { inMemoryPorts } from '@petstore/core/testing';
 import { createPetsApi } from '@petstore/http-koa';
 import Koa from 'koa';
 
-const store = createPetStore({
-  pets: new InMemoryPetRepository(),
-  keys: new InMemoryKeyStore(),
-  rateLimits: new InMemoryRateLimitStore(),
-  idempotency: new InMemoryIdempotencyStore(),
-  clock: new SystemClock(),
-});
+// In-memory adapters for every port (see embed-core.ts for them one by one), on the real clock.
+const store = createPetStore({ ...inMemoryPorts(), clock: new SystemClock() });
 
 const app = new Koa();
 app.use(createPetsApi({ ...store, publicBaseUrl: 'http://127.0.0.1:8080/shelter/v1' }, { prefix: '/shelter/v1' }));

@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { createClient, type Pet } from './index.js';
 import { FakeService } from './testing/FakeService.js';
-import { fulfilled, settle, useFakeTime } from './testing/fakeTime.js';
+import { fulfilled, settle, withFakeTime } from './testing/fakeTime.js';
 
 describe('pages (fake service)', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    jest.useRealTimers();
-  });
+  withFakeTime();
 
   async function serviceWith(count: number) {
     const service = new FakeService({ perMinute: 1_000 });

@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { jest } from '@jest/globals';
-import { createClient, PetstoreError, type ClientOptions, type WaitEvent } from './index.js';
-import { FakeService } from './testing/FakeService.js';
+import { createClient, PetstoreError, type WaitEvent } from './index.js';
+import { clientOf, FakeService } from './testing/FakeService.js';
 import { sentInsideRetryAfter } from './testing/recordingFetch.js';
-import { fulfilled, settle, useFakeTime } from './testing/fakeTime.js';
+import { fulfilled, settle, withFakeTime } from './testing/fakeTime.js';
 
-const clientOf = (service: FakeService, options: Partial<ClientOptions> = {}) =>
-  createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, fetch: service.fetch, ...options });
 const creates = (client: ReturnType<typeof createClient>, count: number) =>
   Array.from({ length: count }, (_, i) => client.createPet({ name: `Pet ${i}`, categoryId: 1 }));
 
 describe('the rate-limit gate (fake service, fake time)', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    jest.useRealTimers();
-  });
+  withFakeTime();
 
   it('spreads twenty concurrent creates over the windows of a 5-per-minute key without a single 429', async () => {
     const service = new FakeService({ perMinute: 5 });

@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { createClient, PetstoreError, type ClientOptions, type WaitEvent } from './index.js';
-import { FakeService } from './testing/FakeService.js';
-import { fulfilled, settle, useFakeTime } from './testing/fakeTime.js';
+import { describe, expect, it, jest } from '@jest/globals';
+import { createClient, PetstoreError, type WaitEvent } from './index.js';
+import { clientOf, FakeService } from './testing/FakeService.js';
+import { fulfilled, settle, withFakeTime } from './testing/fakeTime.js';
 
-const clientOf = (service: FakeService, options: Partial<ClientOptions> = {}) =>
-  createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, fetch: service.fetch, ...options });
 const rex = { name: 'Rex', categoryId: 1 };
 
 describe('retries (fake service, fake time)', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    jest.useRealTimers();
-  });
+  withFakeTime();
 
   it('retries a 503 no earlier than its Retry-After, with the same Idempotency-Key and request id', async () => {
     const service = new FakeService({ perMinute: 100 });

@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { resolveOptions } from './options.js';
 import { RateLimitGate } from './RateLimitGate.js';
 import { sendRequest } from './sendRequest.js';
 import { FakeService } from './testing/FakeService.js';
-import { settle, useFakeTime } from './testing/fakeTime.js';
+import { settle, withFakeTime } from './testing/fakeTime.js';
 
 describe('sendRequest with bypassGate (for a usage endpoint such as GET /rate_limit)', () => {
-  beforeEach(() => useFakeTime());
-  afterEach(() => {
-    jest.useRealTimers();
-  });
+  withFakeTime();
 
   it('is sent while the key’s gate is shut, and returns its own 429 at once instead of waiting it out', async () => {
     const service = new FakeService({ perMinute: 100 });

@@ -6,6 +6,7 @@ import type { PetRepository } from './ports/PetRepository.js';
 import type { RateLimitStore } from './ports/RateLimitStore.js';
 import { AdmitRequest } from './use-cases/AdmitRequest.js';
 import { AdmitUsageQuery } from './use-cases/AdmitUsageQuery.js';
+import { AuthenticateCaller } from './use-cases/AuthenticateCaller.js';
 import { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 import { CreatePet } from './use-cases/CreatePet.js';
 import { CreatePetIdempotently, type IdempotencyOptions } from './use-cases/CreatePetIdempotently.js';
@@ -63,14 +64,15 @@ export interface PetStore {
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
   const { pets, keys, rateLimits, idempotency, clock } = ports;
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
+  const authenticateCaller = new AuthenticateCaller(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute);
   return {
     clock,
     listPets: new ListPets(pets),
     createPet: new CreatePet(pets),
     createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
     getPet: new GetPet(pets, clock),
-    admitRequest: new AdmitRequest(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute),
-    admitUsageQuery: new AdmitUsageQuery(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute, options.usageQueriesPerMinute),
+    admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit),
+    admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, options.usageQueriesPerMinute),
     getRateLimitUsage: new GetRateLimitUsage(keys, rateLimits, clock),
     issueApiKey: new IssueApiKey(keys, clock),
     listApiKeys: new ListApiKeys(keys),

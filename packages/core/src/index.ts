@@ -52,7 +52,8 @@ export {
 export { GET_PET_SUNSET, GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';
-export { AdmitRequest, DEFAULT_FAILED_AUTH_PER_MINUTE, type Admission, type AdmitRequestInput } from './use-cases/AdmitRequest.js';
+export { AuthenticateCaller, DEFAULT_FAILED_AUTH_PER_MINUTE, type CallerCredentials } from './use-cases/AuthenticateCaller.js';
+export { AdmitRequest, type Admission } from './use-cases/AdmitRequest.js';
 export { AdmitUsageQuery, DEFAULT_USAGE_QUERIES_PER_MINUTE } from './use-cases/AdmitUsageQuery.js';
 export { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 export { IssueApiKey, type IssueApiKeyInput, type IssuedApiKey } from './use-cases/IssueApiKey.js';

@@ -1,15 +1,5 @@
 import cors from '@koa/cors';
-import {
-  GET_PET_SUNSET,
-  type AdmitRequest,
-  type AdmitUsageQuery,
-  type Clock,
-  type CreatePet,
-  type CreatePetIdempotently,
-  type GetPet,
-  type GetRateLimitUsage,
-  type ListPets,
-} from '@petstore/core';
+import { GET_PET_SUNSET, type PetStore } from '@petstore/core';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { admission } from './middleware/admission.js';
@@ -20,20 +10,14 @@ import { routeFallback } from './middleware/routeFallback.js';
 import { createOpenApiDocument } from './openapi.js';
 import { createPetsRouter } from './routes/petsRoutes.js';
 
-export interface PetsApiDeps {
-  listPets: ListPets;
-  createPet: CreatePet;
-  /** Used for `POST /pets` requests that carry an `Idempotency-Key` header. */
-  createPetIdempotently: CreatePetIdempotently;
-  getPet: GetPet;
-  admitRequest: AdmitRequest;
-  /** The admission of `GET /rate_limit`: authenticates, counts in the usage-query bucket, never in the key's quota. */
-  admitUsageQuery: AdmitUsageQuery;
-  getRateLimitUsage: GetRateLimitUsage;
-  clock: Clock;
+/** The use cases the interface calls (a `PetStore` from core's `createPetStore` has them all), and its public base. */
+export type PetsApiDeps = Pick<
+  PetStore,
+  'listPets' | 'createPet' | 'createPetIdempotently' | 'getPet' | 'admitRequest' | 'admitUsageQuery' | 'getRateLimitUsage' | 'clock'
+> & {
   /** Absolute base URL clients use, ending in the version (`https://api.example.com/v1`): used in Location and Link. */
   publicBaseUrl: string;
-}
+};
 
 export interface PetsApiOptions {
   /** Where the API is mounted in the Koa app; default `/v1`. Matching is exact: case-sensitive, no trailing slash. */

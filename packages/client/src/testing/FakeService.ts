@@ -1,3 +1,5 @@
+import { createClient } from '../createClient.js';
+import type { ClientOptions } from '../options.js';
 import type { Pet } from '../types.js';
 
 /** One request as the fake service saw it. */
@@ -170,3 +172,7 @@ export class FakeService {
     return pet ? json(200, pet) : error(404, 'not_found', 'No such pet.');
   }
 }
+
+/** A client of the fake service (its base URL, key and fetch), with any other options. */
+export const clientOf = (service: FakeService, options: Partial<ClientOptions> = {}) =>
+  createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, fetch: service.fetch, ...options });

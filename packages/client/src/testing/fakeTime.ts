@@ -1,8 +1,16 @@
-import { jest } from '@jest/globals';
+import { afterEach, beforeEach, jest } from '@jest/globals';
 
 /** Fake timers and Date, leaving the microtask machinery that `Response` bodies use alone. */
 export function useFakeTime(now = '2026-06-01T12:00:10Z'): void {
   jest.useFakeTimers({ now: new Date(now), doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+}
+
+/** Fake time for every test of the enclosing describe, real timers again after each. */
+export function withFakeTime(now?: string): void {
+  beforeEach(() => useFakeTime(now));
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 }
 
 /** Advances fake time in small steps until every promise has settled (at most `maxMs` of fake time). */

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
 import { AdmitRequest } from './AdmitRequest.js';
+import { AuthenticateCaller } from './AuthenticateCaller.js';
 import { AuthenticateKey } from './AuthenticateKey.js';
 import { EnforceRateLimit } from './EnforceRateLimit.js';
 import { IssueApiKey } from './IssueApiKey.js';
@@ -11,7 +12,8 @@ describe('AdmitRequest', () => {
 
   beforeEach(() => {
     ports = inMemoryPorts('2026-06-01T12:00:00Z');
-    admit = new AdmitRequest(new AuthenticateKey(ports.keys), new EnforceRateLimit(ports.rateLimits, ports.clock), 3);
+    const enforce = new EnforceRateLimit(ports.rateLimits, ports.clock);
+    admit = new AdmitRequest(new AuthenticateCaller(new AuthenticateKey(ports.keys), enforce, 3), enforce);
   });
 
   it('admits a valid key and counts it against its plan', async () => {

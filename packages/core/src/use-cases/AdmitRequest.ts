@@ -1,7 +1,6 @@
 import { limitsOf, type ApiKey } from '../access/ApiKey.js';
 import type { RateLimitState } from '../access/RateLimitState.js';
-import { DomainError } from '../errors/DomainError.js';
-import type { AuthenticateKey } from './AuthenticateKey.js';
+import type { AuthenticateCaller, CallerCredentials } from './AuthenticateCaller.js';
 import type { EnforceRateLimit } from './EnforceRateLimit.js';
 
 export interface Admission {
@@ -9,37 +8,15 @@ export interface Admission {
   rateLimit: RateLimitState;
 }
 
-export interface AdmitRequestInput {
-  /** The bearer token; undefined when no credential was sent, null when one was sent but not as a bearer token. */
-  secret: string | null | undefined;
-  /** The client's address, for the failed-authentication limit. */
-  clientAddress: string;
-}
-
-export const DEFAULT_FAILED_AUTH_PER_MINUTE = 60;
-
-/**
- * Admission to every API operation: authenticates the key and counts the request against its plan.
- * A failed authentication is counted against the client's address instead (so guessing keys is rate limited),
- * and the resulting UnauthorizedError carries that address bucket's state for the headers.
- */
+/** Admission to every API operation: authenticates the caller and counts the request against its key's plan. */
 export class AdmitRequest {
   constructor(
-    private readonly authenticate: AuthenticateKey,
+    private readonly authenticateCaller: AuthenticateCaller,
     private readonly enforceRateLimit: EnforceRateLimit,
-    private readonly failedAuthPerMinute = DEFAULT_FAILED_AUTH_PER_MINUTE,
   ) {}
 
-  async execute({ secret, clientAddress }: AdmitRequestInput): Promise<Admission> {
-    let key: ApiKey;
-    try {
-      key = await this.authenticate.execute(secret);
-    } catch (error) {
-      if (DomainError.is(error) && error.code === 'unauthorized') {
-        error.rateLimit = await this.enforceRateLimit.execute(`address:${clientAddress}`, { minute: this.failedAuthPerMinute });
-      }
-      throw error;
-    }
+  async execute(credentials: CallerCredentials): Promise<Admission> {
+    const key = await this.authenticateCaller.execute(credentials);
     const { perMinute, perDay } = limitsOf(key);
     const rateLimit = await this.enforceRateLimit.execute(`key:${key.id}`, { minute: perMinute, day: perDay });
     return { key, rateLimit };

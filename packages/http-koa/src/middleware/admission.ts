@@ -1,4 +1,4 @@
-import { DomainError, type Admission, type AdmitRequestInput, type Clock } from '@petstore/core';
+import { DomainError, type Admission, type CallerCredentials, type Clock } from '@petstore/core';
 import type { Middleware } from 'koa';
 import { clientAddressOf } from '../clientAddress.js';
 import { HttpError } from '../HttpError.js';
@@ -25,7 +25,7 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
 
 /** What admits a request: `AdmitRequest` for the operations, `AdmitUsageQuery` for `GET /rate_limit`. */
 interface Admitter {
-  execute(input: AdmitRequestInput): Promise<Admission>;
+  execute(input: CallerCredentials): Promise<Admission>;
 }
 
 /**

@@ -1,22 +1,14 @@
 import Router from '@koa/router';
-import type { Clock, CreatePet, CreatePetIdempotently, GetPet, GetRateLimitUsage, ListPets } from '@petstore/core';
+import type { PetsApiDeps } from '../createPetsApi.js';
 import { sendWithEntityTag } from '../conditionalRequests.js';
 import { jsonBody, jsonBodyOf } from '../middleware/jsonBody.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { serializePet, serializePets, serializeRateLimitUsage } from '../serializers.js';
 
-export interface PetsRoutesDeps {
-  listPets: ListPets;
-  createPet: CreatePet;
-  createPetIdempotently: CreatePetIdempotently;
-  getPet: GetPet;
-  getRateLimitUsage: GetRateLimitUsage;
-  clock: Clock;
-  /** Absolute base of the API as clients reach it, ending in the version: `https://api.example.com/v1`. */
-  publicBaseUrl: string;
+export type PetsRoutesDeps = Omit<PetsApiDeps, 'admitRequest' | 'admitUsageQuery'> & {
   /** The OpenAPI document served at `/openapi.json`. */
   openApiDocument: object;
-}
+};
 
 /** The three operations of the specification (and the OpenAPI document), on a router with the given prefix. */
 export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
