@@ -23,14 +23,16 @@ const common = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: join(__dirname, 'tsconfig.spec.json') }] },
 };
 
-// One project per kind of test, each with a timeout that fits what it does on a loaded 2-core machine:
-// unit tests are pure (no I/O), integration tests start databases and Redis, end-to-end tests start processes.
+// One project per kind of test, each with a default timeout that fits what it does on a loaded 2-core machine
+// (unit 5 s: pure, no I/O; integration 60 s: databases and Redis; e2e 120 s: processes, browsers), set by a setup file.
 const config: Config = {
-  projects: [
-    { ...common, displayName: 'unit', testTimeout: 5_000, testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] },
-    { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'], testTimeout: 60_000 },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testTimeout: 120_000 },
-  ],
+  projects: (['unit', 'integration', 'e2e'] as const).map((kind) => ({
+    ...common,
+    displayName: kind,
+    testMatch: [kind === 'unit' ? '**/*.spec.ts' : `**/*.${kind === 'integration' ? 'int' : 'e2e'}.spec.ts`],
+    testPathIgnorePatterns: kind === 'unit' ? ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] : [],
+    setupFilesAfterEnv: [join(__dirname, 'packages', 'test-support', 'src', 'jestTimeouts', `${kind}.ts`)],
+  })),
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary'],
   // The domain is where the rules live: its line coverage must stay at 95% or more.

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, jest } from '@jest/globals';
 
 /** Fake timers and Date, leaving the microtask machinery that `Response` bodies use alone. */
-export function useFakeTime(now = '2026-06-01T12:00:10Z'): void {
+function useFakeTime(now = '2026-06-01T12:00:10Z'): void {
   jest.useFakeTimers({ now: new Date(now), doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
 }
 

@@ -1,0 +1,4 @@
+// The default timeout of every unit test (a project's own testTimeout is not applied by Jest 30; setup files are).
+import { jest } from '@jest/globals';
+
+jest.setTimeout(5_000);
