@@ -15,6 +15,7 @@ import { createHttpApp } from '@petstore/http-koa';
 import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
+  dialectOf,
   migrate,
   pingDatabase,
   TypeOrmIdempotencyStore,
@@ -103,13 +104,20 @@ function useCasesModule(config: Config): ContainerModule {
   });
 }
 
+/**
+ * Full listing pages kept in memory, on SQLite only (where a page that has a successor can never change; see
+ * docs/decisions/full-page-cache.md): 4 MiB holds about 1,500 pages of 20 pets.
+ */
+const FULL_PAGE_CACHE_BYTES = 4 * 1024 * 1024;
+
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.HttpApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[]) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], dataSource: DataSource) =>
         createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl },
           {
+            ...(dialectOf(dataSource) === 'sqlite' && { fullPageCache: { maxBytes: FULL_PAGE_CACHE_BYTES } }),
             trustProxy: config.trustProxy,
             corsOrigins: config.corsOrigins,
             apiReference: config.docsEnabled,
@@ -126,7 +134,7 @@ function httpModule(config: Config): ContainerModule {
             },
           },
         ),
-      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
+      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }, TOKENS.DataSource],
     );
   });
 }

@@ -3,13 +3,15 @@
 // where its CPU went, per request served: by area (kernel/network, SQLite, pg, Redis, Koa, the product's own
 // code, ...) and the top functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome DevTools,
 // speedscope). Not a test, not a benchmark: the profiler itself slows the server down.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { coldPaths } from './coldPages.js';
-import { startNodeServer } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
 interface ProfileNode {
@@ -40,8 +42,27 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
   return url;
 }
 
+/** benchServer.js under `node --cpu-prof` (not allowed in NODE_OPTIONS, hence a spawn of our own). */
+async function startProfiledServer(env: Record<string, string>) {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'benchServer.js');
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
+    env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /ready (\d+)/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', () => reject(new Error(output)));
+  });
+  return { port, stop: async () => void (child.kill('SIGTERM'), await once(child, 'exit')) };
+}
+
 async function run(): Promise<void> {
-  const env: Record<string, string> = { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` };
+  const env: Record<string, string> = {};
   let stop = async () => undefined as void;
   if (deployment === 'sqlite') {
     const path = join(work, 'pets.db');
@@ -58,7 +79,7 @@ async function run(): Promise<void> {
     };
   }
   const key = await benchKey(env['DATABASE_URL']!);
-  const server = await startNodeServer('benchServer.js', env);
+  const server = await startProfiledServer(env);
   const paths = temperature === 'cold' ? await coldPaths(server.port, key) : ['/v1/pets?limit=20'];
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
