@@ -134,6 +134,9 @@ function peerColdPaths(count: number): string[] {
   return paths;
 }
 
+/** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
+const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
+
 const json = { 'Content-Type': 'application/json' };
 const newPet = (i: number): Request => ({ method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }), headers: json });
 
@@ -141,10 +144,10 @@ const floor = await startNodeServer('floor.js', {});
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
-  {
+  if (wanted('list (10k pets)', 'list cold (10k pets)', 'list sold, deep cursor', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create')) {
     const { server, key } = await sqliteServer(10_000);
     await scenario('list (10k pets)', server, key, [{ path: '/v1/pets?limit=20' }]);
-    if (!ONLY || ONLY.has('list cold (10k pets)')) {
+    if (wanted('list cold (10k pets)')) {
       const paths = await coldPaths(server.port, key);
       await scenario('list cold (10k pets)', server, key, [{ path: paths[0]!, randomPaths: paths }]);
     }
@@ -155,7 +158,7 @@ try {
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
-  if (!ONLY || ONLY.has('peer: hand-written Koa list') || ONLY.has('peer: hand-written Koa list cold')) {
+  if (wanted('peer: hand-written Koa list', 'peer: hand-written Koa list cold')) {
     const path = join(work, 'peer.db');
     await seedSqlite(path, 10_000);
     const key = await benchKey(`sqlite:${path}`);
@@ -165,17 +168,18 @@ try {
     await scenario('peer: hand-written Koa list cold', server, key, [{ path: paths[0]!, randomPaths: paths }]);
     await server.stop();
   }
-  {
+  if (wanted('list, admit-all limiter')) {
     const { server, key } = await sqliteServer(10_000, { BENCH_ADMIT_ALL: '1' });
     await scenario('list, admit-all limiter', server, key, [{ path: '/v1/pets?limit=20' }]);
     await server.stop();
   }
   for (const count of [1_000, 1_000_000]) {
+    if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
     const { server, key } = await sqliteServer(count);
     await scenario(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`, server, key, [{ path: '/v1/pets?status=sold&limit=20' }]);
     await server.stop();
   }
-  const postgres = await startPostgres();
+  const postgres = wanted('list (10k pets, PostgreSQL)', 'list (10k pets, PostgreSQL + Redis)', 'list cold (10k pets, PostgreSQL + Redis)', 'create (PostgreSQL + Redis)') ? await startPostgres() : null;
   if (postgres) {
     await seedPostgres(postgres.url, 10_000);
     const key = await benchKey(postgres.url);
@@ -187,7 +191,7 @@ try {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
       const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url });
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
-      if (!ONLY || ONLY.has('list cold (10k pets, PostgreSQL + Redis)')) {
+      if (wanted('list cold (10k pets, PostgreSQL + Redis)')) {
         const paths = await coldPaths(scaled.port, key);
         await scenario('list cold (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: paths[0]!, randomPaths: paths }]);
       }
@@ -198,7 +202,7 @@ try {
       process.stderr.write('  redis-server not found: the PostgreSQL + Redis scenarios are skipped\n');
     }
     await postgres.stop();
-  } else {
+  } else if (wanted('list (10k pets, PostgreSQL)')) {
     process.stderr.write('  PostgreSQL binaries not found: the PostgreSQL scenario is skipped\n');
   }
 } finally {
