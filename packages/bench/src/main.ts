@@ -11,7 +11,7 @@ import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const QUICK = values.quick;
-const ONLY = values.only ? new Set(values.only.split(',')) : null;
+const ONLY = values.only ? new Set(values.only.split(/,(?![^(]*\))/)) : null;
 const CONNECTIONS = 50;
 const DURATION = QUICK ? 2 : 8;
 const ROUNDS = QUICK ? 1 : 3;
