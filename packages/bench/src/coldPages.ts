@@ -18,3 +18,10 @@ export async function coldPaths(port: number, key: string): Promise<string[]> {
   }
   return paths;
 }
+
+/** The same cold pages for the peer, whose cursor is a plain `after` id. */
+export function peerColdPaths(count: number): string[] {
+  const paths: string[] = [];
+  for (let after = 0; after < count; after += 5) for (let limit = 11; limit <= 30; limit++) paths.push(`/v1/pets?limit=${limit}&after=${after}`);
+  return paths;
+}

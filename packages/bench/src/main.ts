@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
-import { coldPaths } from './coldPages.js';
+import { coldPaths, peerColdPaths } from './coldPages.js';
 import { peakRssMb, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
@@ -127,12 +127,6 @@ async function deepSoldCursor(port: number, key: string): Promise<string> {
   return cursor;
 }
 
-/** The same cold pages for the peer, whose cursor is a plain `after` id. */
-function peerColdPaths(count: number): string[] {
-  const paths: string[] = [];
-  for (let after = 0; after < count; after += 5) for (let limit = 11; limit <= 30; limit++) paths.push(`/v1/pets?limit=${limit}&after=${after}`);
-  return paths;
-}
 
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));

@@ -1,4 +1,4 @@
-// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis] [hot|cold] [seconds]`: the real server
+// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer] [hot|cold] [seconds]`: the real server
 // under `node --cpu-prof` with the benchmark's load (50 connections, GET /v1/pets?limit=20 on 10,000 pets), then
 // where its CPU went, per request served: by area (kernel/network, SQLite, pg, Redis, Koa, the product's own
 // code, ...) and the top functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome DevTools,
@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
-import { coldPaths } from './coldPages.js';
+import { coldPaths, peerColdPaths } from './coldPages.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
 interface ProfileNode {
@@ -44,7 +44,7 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
 
 /** benchServer.js under `node --cpu-prof` (not allowed in NODE_OPTIONS, hence a spawn of our own). */
 async function startProfiledServer(env: Record<string, string>) {
-  const script = join(dirname(fileURLToPath(import.meta.url)), 'benchServer.js');
+  const script = join(dirname(fileURLToPath(import.meta.url)), deployment === 'peer' ? 'peer.js' : 'benchServer.js');
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
     env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -64,10 +64,10 @@ async function startProfiledServer(env: Record<string, string>) {
 async function run(): Promise<void> {
   const env: Record<string, string> = {};
   let stop = async () => undefined as void;
-  if (deployment === 'sqlite') {
+  if (deployment === 'sqlite' || deployment === 'peer') {
     const path = join(work, 'pets.db');
     await seedSqlite(path, 10_000);
-    env['DATABASE_URL'] = `sqlite:${path}`;
+    Object.assign(env, { DATABASE_URL: `sqlite:${path}`, DATABASE_PATH: path });
   } else {
     const postgres = (await startPostgres())!;
     const redis = (await startRedis())!;
@@ -80,7 +80,8 @@ async function run(): Promise<void> {
   }
   const key = await benchKey(env['DATABASE_URL']!);
   const server = await startProfiledServer(env);
-  const paths = temperature === 'cold' ? await coldPaths(server.port, key) : ['/v1/pets?limit=20'];
+  const coldPages = () => (deployment === 'peer' ? peerColdPaths(10_000) : coldPaths(server.port, key));
+  const paths = temperature === 'cold' ? await coldPages() : ['/v1/pets?limit=20'];
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
