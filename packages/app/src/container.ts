@@ -106,7 +106,7 @@ function useCasesModule(config: Config): ContainerModule {
 
 /**
  * Full listing pages kept in memory, on SQLite only (where a page that has a successor can never change; see
- * docs/decisions/full-page-cache.md): 4 MiB holds about 1,500 pages of 20 pets.
+ * docs/decisions/full-page-cache.md): 4 MiB holds about 2,800 pages of 20 pets.
  */
 const FULL_PAGE_CACHE_BYTES = 4 * 1024 * 1024;
 

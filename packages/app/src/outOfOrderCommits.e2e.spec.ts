@@ -38,7 +38,10 @@ describeWithPostgres('PostgreSQL: a pet whose id commits after higher ids', (pos
     const held = new pg.Client({ connectionString: url });
     await held.connect();
     await held.query('BEGIN');
-    const late = Number((await held.query<{ id: string }>(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('Late', 1, 'available') RETURNING "id"`)).rows[0]!.id);
+    const late = Number(
+      (await held.query<{ id: string }>(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('Late', 1, 'available') RETURNING "id"`))
+        .rows[0]!.id,
+    );
     const [higher, highest] = [await create('Higher'), await create('Highest')];
     expect(late).toBeLessThan(higher);
 

@@ -10,7 +10,9 @@ import Koa from 'koa';
 const db = new Database(process.env['DATABASE_PATH'], { readonly: true });
 const findKey = db.prepare('SELECT "id", "per_minute", "per_day" FROM "api_keys" WHERE "secret_hash" = ? AND "revoked_at_ms" IS NULL');
 const listAll = db.prepare('SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "id" > ? ORDER BY "id" LIMIT ?');
-const listByStatus = db.prepare('SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "status" = ? AND "id" > ? ORDER BY "id" LIMIT ?');
+const listByStatus = db.prepare(
+  'SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "status" = ? AND "id" > ? ORDER BY "id" LIMIT ?',
+);
 
 interface Counter {
   minuteStart: number;
@@ -24,7 +26,9 @@ const app = new Koa();
 const router = new Router();
 router.get('/v1/pets', (ctx) => {
   const bearer = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
-  const key = bearer && (findKey.get(createHash('sha256').update(bearer).digest('hex')) as { id: string; per_minute: number | null; per_day: number | null } | undefined);
+  const key =
+    bearer &&
+    (findKey.get(createHash('sha256').update(bearer).digest('hex')) as { id: string; per_minute: number | null; per_day: number | null } | undefined);
   if (!key) {
     ctx.status = 401;
     ctx.body = { code: 'unauthorized', message: 'Invalid API key.', status: 401 };
@@ -56,7 +60,8 @@ router.get('/v1/pets', (ctx) => {
   const status = ctx.query['status'] as string | undefined;
   const rows = (status ? listByStatus.all(status, after, limit + 1) : listAll.all(after, limit + 1)) as { id: number }[];
   const pets = rows.slice(0, limit);
-  if (rows.length > limit) ctx.set('Link', `<http://127.0.0.1/v1/pets?${status ? `status=${status}&` : ''}limit=${limit}&after=${pets[pets.length - 1]!.id}>; rel="next"`);
+  if (rows.length > limit)
+    ctx.set('Link', `<http://127.0.0.1/v1/pets?${status ? `status=${status}&` : ''}limit=${limit}&after=${pets[pets.length - 1]!.id}>; rel="next"`);
   ctx.body = pets;
 });
 app.use(router.routes());

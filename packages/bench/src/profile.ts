@@ -38,7 +38,10 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
   const lastPackage = packages.at(-1)?.[1];
   if (url.includes('/packages/')) return `petstore ${/\/packages\/([^/]+)\//.exec(url)?.[1] ?? ''}`.trim();
   if (lastPackage) return lastPackage;
-  if (url.startsWith('node:') || url === '') return functionName === 'writev' || functionName === 'writeBuffer' || functionName === 'writeUtf8String' ? 'node:net writes (kernel)' : `node internals`;
+  if (url.startsWith('node:') || url === '')
+    return functionName === 'writev' || functionName === 'writeBuffer' || functionName === 'writeUtf8String'
+      ? 'node:net writes (kernel)'
+      : `node internals`;
   return url;
 }
 
@@ -87,7 +90,9 @@ async function run(): Promise<void> {
     connections: 50,
     duration: seconds,
     headers: { Authorization: `Bearer ${key}` },
-    requests: [{ method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) }],
+    requests: [
+      { method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) },
+    ],
   });
   await server.stop();
   await stop();
@@ -110,7 +115,9 @@ async function run(): Promise<void> {
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
   }
   const perRequest = (us: number) => (us / requests).toFixed(1);
-  console.log(`${deployment}, ${temperature}: ${requests} requests in ${seconds} s under the profiler (${(requests / seconds).toFixed(0)} req/s), non-idle CPU ${perRequest(busyUs)} µs per request`);
+  console.log(
+    `${deployment}, ${temperature}: ${requests} requests in ${seconds} s under the profiler (${(requests / seconds).toFixed(0)} req/s), non-idle CPU ${perRequest(busyUs)} µs per request`,
+  );
   console.log(`profile: ${join(profiles, file)}\n\n| Area | µs per request | share of non-idle |\n|---|---:|---:|`);
   for (const [area, us] of [...byArea].filter(([area]) => area !== 'idle').sort((a, b) => b[1] - a[1])) {
     console.log(`| ${area} | ${perRequest(us)} | ${((us / busyUs) * 100).toFixed(1)}% |`);

@@ -7,4 +7,4 @@ export { HttpError, type TransportErrorCode } from './HttpError.js';
 export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 export { answerClientError } from './clientErrors.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
-export { ListingPages, type FullPageCacheOptions, type RenderedPage } from './listingPages.js';
+export type { FullPageCacheOptions } from './listingPages.js';

@@ -19,7 +19,8 @@ describe('GET /v1/pets with the full-page cache on', () => {
     const again = await api.authed(key, 'GET', '/v1/pets?limit=2');
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
-    for (const header of ['etag', 'link', 'content-type', 'cache-control', 'ratelimit-policy']) expect(again.headers[header]).toBe(first.headers[header]);
+    for (const header of ['etag', 'link', 'content-type', 'cache-control', 'ratelimit-policy'])
+      expect(again.headers[header]).toBe(first.headers[header]);
     expect(first.headers['x-ratelimit-remaining']).toBe('59');
     expect(again.headers['x-ratelimit-remaining']).toBe('58');
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
@@ -36,7 +37,10 @@ describe('GET /v1/pets with the full-page cache on', () => {
     const lastPath = `/v1/pets?${new URL(/<([^>]+)>/.exec(String(firstPage.headers['link']))![1]!).searchParams.toString()}`;
     expect(await api.authed(key, 'GET', lastPath)).toMatchObject({ json: [{ name: 'Kit' }] });
 
-    await api.authed(key, 'POST', '/v1/pets', { body: JSON.stringify({ name: 'Ada', categoryId: 2 }), headers: { 'Content-Type': 'application/json' } });
+    await api.authed(key, 'POST', '/v1/pets', {
+      body: JSON.stringify({ name: 'Ada', categoryId: 2 }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(await api.authed(key, 'GET', lastPath)).toMatchObject({ json: [{ name: 'Kit' }, { name: 'Ada' }] });
     expect((await api.authed(key, 'GET', '/v1/pets')).json).toHaveLength(4);
     expect((await api.authed(key, 'GET', '/v1/pets?limit=2')).text).toBe(firstPage.text);

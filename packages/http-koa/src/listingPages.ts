@@ -11,8 +11,9 @@ export interface RenderedPage {
 
 export interface FullPageCacheOptions {
   /**
-   * Upper bound of the bodies and links kept, in bytes (UTF-16 code units, so a little under twice the bytes held).
-   * The oldest-used page goes first.
+   * Upper bound of what is kept (query strings, bodies, links and tags), in characters: V8 holds ASCII text at one
+   * byte a character (two for other text), so this is close to the bytes held. The least recently used page goes
+   * first.
    */
   maxBytes: number;
 }
