@@ -3,14 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPostgres } from '@petstore/test-support';
+import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
+import { coldPaths, peerColdPaths } from './coldPages.js';
 import { peakRssMb, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const QUICK = values.quick;
-const ONLY = values.only ? new Set(values.only.split(',')) : null;
+const ONLY = values.only ? new Set(values.only.split(/,(?![^(]*\))/)) : null;
 const CONNECTIONS = 50;
 const DURATION = QUICK ? 2 : 8;
 const ROUNDS = QUICK ? 1 : 3;
@@ -18,6 +19,8 @@ const ROUNDS = QUICK ? 1 : 3;
 interface Request {
   method?: string;
   path: string;
+  /** When present, each request takes one of these paths uniformly at random instead of `path` (cold scenarios). */
+  randomPaths?: readonly string[];
   body?: string;
   headers?: Record<string, string>;
 }
@@ -35,7 +38,16 @@ function drive(port: number, requests: Request[], headers: Record<string, string
     connections: CONNECTIONS,
     duration,
     headers,
-    requests: requests.map((r) => ({ method: (r.method ?? 'GET') as 'GET', path: r.path, ...(r.body && { body: r.body }), ...(r.headers && { headers: r.headers }) })),
+    requests: requests.map((r) => {
+      const paths = r.randomPaths;
+      return {
+        method: (r.method ?? 'GET') as 'GET',
+        path: r.path,
+        ...(r.body && { body: r.body }),
+        ...(r.headers && { headers: r.headers }),
+        ...(paths && { setupRequest: (request: object) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) }),
+      };
+    }),
   });
 }
 
@@ -115,6 +127,10 @@ async function deepSoldCursor(port: number, key: string): Promise<string> {
   return cursor;
 }
 
+
+/** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
+const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
+
 const json = { 'Content-Type': 'application/json' };
 const newPet = (i: number): Request => ({ method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }), headers: json });
 
@@ -122,9 +138,13 @@ const floor = await startNodeServer('floor.js', {});
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
-  {
+  if (wanted('list (10k pets)', 'list cold (10k pets)', 'list sold, deep cursor', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create')) {
     const { server, key } = await sqliteServer(10_000);
     await scenario('list (10k pets)', server, key, [{ path: '/v1/pets?limit=20' }]);
+    if (wanted('list cold (10k pets)')) {
+      const paths = await coldPaths(server.port, key);
+      await scenario('list cold (10k pets)', server, key, [{ path: paths[0]!, randomPaths: paths }]);
+    }
     const cursor = await deepSoldCursor(server.port, key);
     await scenario('list sold, deep cursor', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
     await scenario('get by id (deprecated)', server, key, Array.from({ length: 20 }, (_, i) => ({ path: `/v1/pets/${1 + i * 499}` })));
@@ -132,25 +152,51 @@ try {
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
-  {
+  if (wanted('peer: hand-written Koa list', 'peer: hand-written Koa list cold')) {
+    const path = join(work, 'peer.db');
+    await seedSqlite(path, 10_000);
+    const key = await benchKey(`sqlite:${path}`);
+    const server = await startNodeServer('peer.js', { DATABASE_PATH: path });
+    await scenario('peer: hand-written Koa list', server, key, [{ path: '/v1/pets?limit=20' }]);
+    const paths = peerColdPaths(10_000);
+    await scenario('peer: hand-written Koa list cold', server, key, [{ path: paths[0]!, randomPaths: paths }]);
+    await server.stop();
+  }
+  if (wanted('list, admit-all limiter')) {
     const { server, key } = await sqliteServer(10_000, { BENCH_ADMIT_ALL: '1' });
     await scenario('list, admit-all limiter', server, key, [{ path: '/v1/pets?limit=20' }]);
     await server.stop();
   }
   for (const count of [1_000, 1_000_000]) {
+    if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
     const { server, key } = await sqliteServer(count);
     await scenario(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`, server, key, [{ path: '/v1/pets?status=sold&limit=20' }]);
     await server.stop();
   }
-  const postgres = await startPostgres();
+  const postgres = wanted('list (10k pets, PostgreSQL)', 'list (10k pets, PostgreSQL + Redis)', 'list cold (10k pets, PostgreSQL + Redis)', 'create (PostgreSQL + Redis)') ? await startPostgres() : null;
   if (postgres) {
     await seedPostgres(postgres.url, 10_000);
     const key = await benchKey(postgres.url);
     const server = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url });
     await scenario('list (10k pets, PostgreSQL)', server, key, [{ path: '/v1/pets?limit=20' }]);
     await server.stop();
+    const redis = await startRedis();
+    if (redis) {
+      // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
+      const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url });
+      await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
+      if (wanted('list cold (10k pets, PostgreSQL + Redis)')) {
+        const paths = await coldPaths(scaled.port, key);
+        await scenario('list cold (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: paths[0]!, randomPaths: paths }]);
+      }
+      await scenario('create (PostgreSQL + Redis)', scaled, key, Array.from({ length: 10 }, (_, i) => newPet(i)));
+      await scaled.stop();
+      await redis.stop();
+    } else {
+      process.stderr.write('  redis-server not found: the PostgreSQL + Redis scenarios are skipped\n');
+    }
     await postgres.stop();
-  } else {
+  } else if (wanted('list (10k pets, PostgreSQL)')) {
     process.stderr.write('  PostgreSQL binaries not found: the PostgreSQL scenario is skipped\n');
   }
 } finally {
@@ -181,13 +227,34 @@ if (list && admitAll) {
   const ratio = Math.round((list.rps / admitAll.rps) * 100) / 100;
   targets.push(['list with limits / admit-all >= 0.90', ratio, ratio >= 0.9 ? 'met' : 'MISSED']);
 }
+// Issue 17's table: each scenario's ratio to the floor, and the real server's list against the hand-written peer
+// (both measured against the same floor, so their ratio is the ratio of their floor ratios).
+const peer = find('peer: hand-written Koa list');
+const peerCold = find('peer: hand-written Koa list cold');
+const summary: { measure: string; ratio: number | null; target: string }[] = [
+  ['hot list / floor', 'list (10k pets)', '>= 0.50'],
+  ['cold list / floor', 'list cold (10k pets)', ''],
+  ['status list (sold, deep cursor) / floor', 'list sold, deep cursor', ''],
+  ['create / floor', 'create', ''],
+  ['get by id / floor', 'get by id (deprecated)', ''],
+  ['PostgreSQL + Redis hot list / floor', 'list (10k pets, PostgreSQL + Redis)', '>= 0.30'],
+  ['PostgreSQL + Redis cold list / floor', 'list cold (10k pets, PostgreSQL + Redis)', ''],
+  ['peer (hand-written Koa) list / floor', 'peer: hand-written Koa list', ''],
+].map(([measure, name, target]) => ({ measure: measure!, ratio: find(name!)?.ratio ?? null, target: target! }));
+const toPeer = (row: Row | undefined, base: Row | undefined) => (row && base ? Math.round((row.ratio / base.ratio) * 100) / 100 : null);
+summary.push({ measure: 'hot list / peer hot list', ratio: toPeer(list, peer), target: '> 1.0' });
+summary.push({ measure: 'cold list / peer cold list', ratio: toPeer(find('list cold (10k pets)'), peerCold), target: '' });
+process.stdout.write(
+  `\n| Issue 17 ratio | measured | target |\n|---|---:|---|\n${summary.map((r) => `| ${r.measure} | ${r.ratio?.toFixed(2) ?? '-'} | ${r.target} |`).join('\n')}\n`,
+);
+
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v, s]) => `- ${t}: ${v ?? '-'} (${s})`).join('\n')}\n`);
 
 const results = join(REPO, 'bench-results');
 mkdirSync(results, { recursive: true });
 const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`);
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), quick: QUICK, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, machine, rows, targets }, null, 2));
+writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), quick: QUICK, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, machine, rows, targets, summary }, null, 2));
 process.stdout.write(`\nWritten to ${file}\n`);
 
 const errors = rows.reduce((sum, r) => sum + r.errors, 0);

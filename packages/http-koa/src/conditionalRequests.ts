@@ -30,10 +30,10 @@ export function ifNoneMatchMatches(header: string, currentTag: string): boolean 
 
 /**
  * Sets `ETag` and the JSON body, or answers `304 Not Modified` without a body when the request's If-None-Match
- * matches. The headers already set (rate limits, Link, deprecation) stay on the 304.
+ * matches. The headers already set (rate limits, Link, deprecation) stay on the 304. `tag` may be passed when it is
+ * already known (a rendered listing page).
  */
-export function sendWithEntityTag(ctx: Context, body: string): void {
-  const tag = entityTag(body, ctx.response.get('Link'));
+export function sendWithEntityTag(ctx: Context, body: string, tag = entityTag(body, ctx.response.get('Link'))): void {
   ctx.set('ETag', tag);
   const ifNoneMatch = ctx.get('If-None-Match');
   if (ifNoneMatch !== '' && ifNoneMatchMatches(ifNoneMatch, tag)) {

@@ -7,6 +7,7 @@ import { deprecation } from './middleware/deprecation.js';
 import { errorResponses, type InternalErrorListener } from './middleware/errorResponses.js';
 import { requestIdAndCommonHeaders } from './middleware/requestId.js';
 import { routeFallback } from './middleware/routeFallback.js';
+import type { FullPageCacheOptions } from './listingPages.js';
 import { createOpenApiDocument } from './openapi.js';
 import { createPetsRouter } from './routes/petsRoutes.js';
 
@@ -31,6 +32,11 @@ export interface PetsApiOptions {
   trustedProxyHops?: number;
   /** Called with every unexpected error (answered 500); default: logged to stderr. */
   onInternalError?: InternalErrorListener;
+  /**
+   * Keep full pages of `GET /pets` (those with a next page) in memory, pre-serialised with their ETag. Only for a
+   * repository where a page that has a successor can never change (SQLite: ids become visible in order). Default off.
+   */
+  fullPageCache?: FullPageCacheOptions;
 }
 
 /** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
@@ -67,7 +73,7 @@ function escapeRegExp(text: string): string {
  */
 export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): Middleware {
   const prefix = options.prefix ?? '/v1';
-  const router = createPetsRouter({ ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl) }, prefix);
+  const router = createPetsRouter({ ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl), ...(options.fullPageCache && { fullPageCache: options.fullPageCache }) }, prefix);
   const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
   const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
   const admit = admission(deps.admitRequest, deps.clock, options.trustedProxyHops ?? 0);

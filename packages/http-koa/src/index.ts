@@ -7,3 +7,4 @@ export { HttpError, type TransportErrorCode } from './HttpError.js';
 export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 export { answerClientError, answerConnect } from './clientErrors.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
+export type { FullPageCacheOptions } from './listingPages.js';

@@ -1,23 +1,28 @@
 import Router from '@koa/router';
 import type { PetsApiDeps } from '../createPetsApi.js';
 import { sendWithEntityTag } from '../conditionalRequests.js';
+import { ListingPages, type FullPageCacheOptions } from '../listingPages.js';
 import { jsonBody, jsonBodyOf } from '../middleware/jsonBody.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
-import { serializePet, serializePets, serializeRateLimitUsage } from '../serializers.js';
+import { serializePet, serializeRateLimitUsage } from '../serializers.js';
 
 export type PetsRoutesDeps = Omit<PetsApiDeps, 'admitRequest' | 'admitUsageQuery'> & {
   /** The OpenAPI document served at `/openapi.json`. */
   openApiDocument: object;
+  /** Keep full listing pages in memory; only where a full page can never change (see ListingPages). */
+  fullPageCache?: FullPageCacheOptions;
 };
 
 /** The three operations of the specification (and the OpenAPI document), on a router with the given prefix. */
 export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
   const router = new Router({ prefix, strict: true, sensitive: true });
 
+  const pages = new ListingPages(deps.listPets, deps.publicBaseUrl, deps.fullPageCache);
   router.get('listPets', '/pets', async (ctx) => {
-    const listing = await deps.listPets.execute(ctx.query);
-    if (listing.next) ctx.set('Link', `<${deps.publicBaseUrl}/pets?${new URLSearchParams({ ...listing.next }).toString()}>; rel="next"`);
-    sendWithEntityTag(ctx, serializePets(listing.pets));
+    const rendered = pages.page(ctx.querystring, () => ctx.query);
+    const page = rendered instanceof Promise ? await rendered : rendered;
+    if (page.link !== '') ctx.set('Link', page.link);
+    sendWithEntityTag(ctx, page.body, page.etag);
   });
 
   router.post('createPet', '/pets', jsonBody(), async (ctx) => {
