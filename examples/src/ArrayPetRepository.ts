@@ -21,4 +21,3 @@ export class ArrayPetRepository implements PetRepository {
     return matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
   }
 }
-

@@ -25,4 +25,6 @@ try {
   console.log(`refused as expected: ${error.code} ${error.details?.map((d) => d.field).join(', ')} (request ${error.requestId})`);
 }
 
-console.log(`rate limit: ${client.rateLimit?.remaining} of ${client.rateLimit?.limit} left until ${new Date((client.rateLimit?.reset ?? 0) * 1000).toISOString()}`);
+console.log(
+  `rate limit: ${client.rateLimit?.remaining} of ${client.rateLimit?.limit} left until ${new Date((client.rateLimit?.reset ?? 0) * 1000).toISOString()}`,
+);

@@ -9,7 +9,11 @@ describe('the examples of the docs', () => {
     [
       'embed-core.js',
       'embeds the core: issues a key, admits a request, creates and lists pets, refuses a bad pet',
-      [/^key_[0-9a-f]{16} admitted: 299 of 300 requests left this minute$/m, /^pending: \[ \{ id: 2, name: 'Mia', categoryId: 2, status: 'pending' \} \]$/m, /^refused: validation_error$/m],
+      [
+        /^key_[0-9a-f]{16} admitted: 299 of 300 requests left this minute$/m,
+        /^pending: \[ \{ id: 2, name: 'Mia', categoryId: 2, status: 'pending' \} \]$/m,
+        /^refused: validation_error$/m,
+      ],
     ],
     [
       'mount-in-koa.js',

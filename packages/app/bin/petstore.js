@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 // The `petstore` admin CLI; a file of its own so that the bin exists before the first build.
-import "../dist/cli/main.js";
+import '../dist/cli/main.js';

@@ -51,7 +51,10 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     };
     for (const [file, imports] of Object.entries(files)) {
       await mkdir(join(probe, 'packages', dirname(file)), { recursive: true });
-      await writeFile(join(probe, 'packages', file), imports.map((name, i) => `import * as m${i} from '${name}';\nexport const x${i} = m${i};\n`).join(''));
+      await writeFile(
+        join(probe, 'packages', file),
+        imports.map((name, i) => `import * as m${i} from '${name}';\nexport const x${i} = m${i};\n`).join(''),
+      );
     }
 
     const { exitCode, violations } = await cruise(probe);

@@ -97,15 +97,39 @@ describe('loadConfig', () => {
     ['PORT', 'abc', 'PORT="abc" is invalid: expected an integer from 0 to 65535'],
     ['PORT', '70000', 'PORT="70000" is invalid: expected an integer from 0 to 65535'],
     ['HOST', 'my host', 'HOST="my host" is invalid: expected a host name or IP address to listen on'],
-    ['DATABASE_URL', 'mysql://db/x', 'DATABASE_URL="mysql://db/x" is invalid: expected sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db'],
-    ['PUBLIC_BASE_URL', 'https://api.example.com', 'PUBLIC_BASE_URL="https://api.example.com" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1'],
-    ['PUBLIC_BASE_URL', 'https://api.example.com/v1/', 'PUBLIC_BASE_URL="https://api.example.com/v1/" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1'],
+    [
+      'DATABASE_URL',
+      'mysql://db/x',
+      'DATABASE_URL="mysql://db/x" is invalid: expected sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db',
+    ],
+    [
+      'PUBLIC_BASE_URL',
+      'https://api.example.com',
+      'PUBLIC_BASE_URL="https://api.example.com" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1',
+    ],
+    [
+      'PUBLIC_BASE_URL',
+      'https://api.example.com/v1/',
+      'PUBLIC_BASE_URL="https://api.example.com/v1/" is invalid: expected an absolute http(s) URL ending in /v1, such as https://api.example.com/v1',
+    ],
     ['REDIS_URL', 'localhost:6379', 'REDIS_URL="localhost:6379" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
     ['TRUST_PROXY', 'maybe', 'TRUST_PROXY="maybe" is invalid: expected true or false'],
     ['DOCS_ENABLED', 'off', 'DOCS_ENABLED="off" is invalid: expected true or false'],
-    ['DATABASE_URL', 'mysql://admin:hunter2@db/x', 'DATABASE_URL="mysql://admin:***@db/x" is invalid: expected sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db'],
-    ['REDIS_URL', 'redis://:hunter2@cache:port', 'REDIS_URL="redis://:***@cache:port" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
-    ['REDIS_URL', 'redis://default:p@ss@cache:port', 'REDIS_URL="redis://default:***@cache:port" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...'],
+    [
+      'DATABASE_URL',
+      'mysql://admin:hunter2@db/x',
+      'DATABASE_URL="mysql://admin:***@db/x" is invalid: expected sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db',
+    ],
+    [
+      'REDIS_URL',
+      'redis://:hunter2@cache:port',
+      'REDIS_URL="redis://:***@cache:port" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...',
+    ],
+    [
+      'REDIS_URL',
+      'redis://default:p@ss@cache:port',
+      'REDIS_URL="redis://default:***@cache:port" is invalid: expected redis://[user:pass@]host:port[/db] or rediss://...',
+    ],
     ['TRUST_PROXY_HOPS', '11', 'TRUST_PROXY_HOPS="11" is invalid: expected an integer from 0 to 10'],
     ['TRUST_PROXY_HOPS', 'one', 'TRUST_PROXY_HOPS="one" is invalid: expected an integer from 0 to 10'],
     ['LOG_LEVEL', 'verbose', 'LOG_LEVEL="verbose" is invalid: expected one of fatal, error, warn, info, debug, trace, silent'],
@@ -114,7 +138,11 @@ describe('loadConfig', () => {
     ['FAILED_AUTH_PER_MINUTE', '1.5', 'FAILED_AUTH_PER_MINUTE="1.5" is invalid: expected an integer from 1 to 1000000'],
     ['NODE_ENV', 'prod', 'NODE_ENV="prod" is invalid: expected one of development, production, test'],
     ['METRICS_PORT', 'x', 'METRICS_PORT="x" is invalid: expected an integer from 0 to 65535'],
-    ['CORS_ORIGINS', 'https://a.example/path', 'CORS_ORIGINS="https://a.example/path" is invalid: expected a comma-separated list of origins such as https://app.example.com (scheme, host and port only)'],
+    [
+      'CORS_ORIGINS',
+      'https://a.example/path',
+      'CORS_ORIGINS="https://a.example/path" is invalid: expected a comma-separated list of origins such as https://app.example.com (scheme, host and port only)',
+    ],
     ['KEY_CACHE_TTL_MS', '60000', 'KEY_CACHE_TTL_MS="60000" is invalid: expected an integer from 0 to 5000'],
   ])('rejects %s=%s with one line naming the variable, the value and what is accepted', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(expect.objectContaining({ name: 'ConfigError', variable: name, value, message }));

@@ -93,7 +93,8 @@ function publicBaseUrl(env: Env, port: number): string {
 function redisUrl(env: Env): string | null {
   const raw = env['REDIS_URL'];
   if (raw === undefined || raw === '') return null;
-  if (!/^rediss?:\/\/[^/]+/.test(raw) || !URL.canParse(raw)) throw new ConfigError('REDIS_URL', raw, 'redis://[user:pass@]host:port[/db] or rediss://...');
+  if (!/^rediss?:\/\/[^/]+/.test(raw) || !URL.canParse(raw))
+    throw new ConfigError('REDIS_URL', raw, 'redis://[user:pass@]host:port[/db] or rediss://...');
   return raw;
 }
 

@@ -30,7 +30,6 @@ import type { Config } from './config.js';
 import { Metrics } from './metrics.js';
 import { TOKENS, type ReadinessCheck } from './tokens.js';
 
-
 function redactedError(error: Error): pino.SerializedError {
   const serialized = pino.stdSerializers.err(error);
   return { ...serialized, message: redact(serialized.message), stack: redact(serialized.stack) };
@@ -102,7 +101,10 @@ function rateLimitModule(config: Config): ContainerModule {
     bind(REDIS_RATE_LIMIT_STORE).toResolvedValue((redis: RedisClient) => new RedisRateLimitStore(redis), [TOKENS.Redis]);
     bind(TOKENS.RateLimitStore).toService(REDIS_RATE_LIMIT_STORE);
     bind(TOKENS.ReadinessChecks).toResolvedValue((store: RedisRateLimitStore) => () => store.ping(), [REDIS_RATE_LIMIT_STORE]);
-    bind(TOKENS.Closers).toResolvedValue((redis: RedisClient) => async () => void (await redis.quit().catch(() => redis.disconnect())), [TOKENS.Redis]);
+    bind(TOKENS.Closers).toResolvedValue(
+      (redis: RedisClient) => async () => void (await redis.quit().catch(() => redis.disconnect())),
+      [TOKENS.Redis],
+    );
   });
 }
 
@@ -138,11 +140,20 @@ function httpModule(config: Config): ContainerModule {
             readiness: async () => {
               await Promise.all(checks.map((check) => check()));
             },
-            onInternalError: (error, request) => logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
+            onInternalError: (error, request) =>
+              logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
             onResponse: (record) => {
               metrics.record(record);
               logger.info(
-                { requestId: record.requestId, method: record.method, path: record.path, route: record.route, status: record.status, durationMs: Math.round(record.durationMs * 100) / 100, keyId: record.keyId },
+                {
+                  requestId: record.requestId,
+                  method: record.method,
+                  path: record.path,
+                  route: record.route,
+                  status: record.status,
+                  durationMs: Math.round(record.durationMs * 100) / 100,
+                  keyId: record.keyId,
+                },
                 'request',
               );
             },

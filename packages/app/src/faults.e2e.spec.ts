@@ -100,7 +100,12 @@ describe('crash durability', () => {
 describe('slow and idle clients', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await spawnServer({ DATABASE_URL: `sqlite:${newDatabase()}`, HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', NODE_ENV: 'production' });
+    server = await spawnServer({
+      DATABASE_URL: `sqlite:${newDatabase()}`,
+      HEADERS_TIMEOUT_MS: '1000',
+      REQUEST_TIMEOUT_MS: '2000',
+      NODE_ENV: 'production',
+    });
   }, 30_000);
   afterAll(async () => {
     await server.stop();
@@ -128,7 +133,14 @@ describe('slow and idle clients', () => {
 
   it('keeps serving others while 300 idle connections are open', async () => {
     const idle: Socket[] = await Promise.all(
-      Array.from({ length: 300 }, () => new Promise<Socket>((resolve) => { const s = connect(port(), '127.0.0.1', () => resolve(s)); s.on('error', () => undefined); })),
+      Array.from(
+        { length: 300 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const s = connect(port(), '127.0.0.1', () => resolve(s));
+            s.on('error', () => undefined);
+          }),
+      ),
     );
     const started = Date.now();
     const response = await fetch(server.url.replace(/\/v1$/, '/livez'));
@@ -189,10 +201,14 @@ describe('secrets at rest', () => {
   it('stores only hashes of API keys: the database files never contain a secret', async () => {
     const path = newDatabase();
     const secrets = [await issueUnlimitedKey(`sqlite:${path}`)];
-    for (const plan of ['free', 'pro']) secrets.push((await runCli(['keys', 'create', '--plan', plan], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());
+    for (const plan of ['free', 'pro'])
+      secrets.push((await runCli(['keys', 'create', '--plan', plan], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());
     const id = /(key_[0-9a-f]{16})/.exec((await runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${path}` })).stdout)![1]!;
     secrets.push((await runCli(['keys', 'rotate', id], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());
-    const bytes = [path, `${path}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+    const bytes = [path, `${path}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
     expect(bytes.length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect(secret).toMatch(/^pst_/);
@@ -206,10 +222,18 @@ describe('behind a trusted proxy, clients writing X-Forwarded-For', () => {
   const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
   it('keeps memory bounded under 10,000 bad-key requests with unique 12 KB X-Forwarded-For values', async () => {
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${newDatabase()}`, TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '1', NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    const server = await spawnServer({
+      DATABASE_URL: `sqlite:${newDatabase()}`,
+      TRUST_PROXY: 'true',
+      TRUST_PROXY_HOPS: '1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+    });
     const badKey = `Bearer pst_${'A'.repeat(43)}`;
     const send = (i: number) =>
-      fetch(`${server.url}/pets`, { headers: { Authorization: badKey, 'X-Forwarded-For': `${i}-${'x'.repeat(12_000)}, 198.51.100.${i % 10}` } }).then((r) => r.status);
+      fetch(`${server.url}/pets`, { headers: { Authorization: badKey, 'X-Forwarded-For': `${i}-${'x'.repeat(12_000)}, 198.51.100.${i % 10}` } }).then(
+        (r) => r.status,
+      );
     await Promise.all(Array.from({ length: 20 }, (_, i) => send(i))); // warm up
     const before = rssMb(server.child.pid!);
     const statuses: number[] = [];

@@ -43,7 +43,11 @@ function send(url: string, req: Sent): Promise<Answer> {
 }
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
-const token = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_'.split('')), minLength: 1, maxLength: 20 });
+const token = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_'.split('')),
+  minLength: 1,
+  maxLength: 20,
+});
 
 /** Request bodies: valid and invalid pets, any JSON, text, oversized, duplicate keys, deep nesting, non-integer numbers. */
 function bodies(): fc.Arbitrary<string | undefined> {
@@ -56,7 +60,11 @@ function bodies(): fc.Arbitrary<string | undefined> {
       balanced: fc.boolean(),
     })
     .map(({ depth, open, inPet, balanced }) => {
-      const close = [...open].filter((c) => c === '[' || c === '{').map((c) => (c === '[' ? ']' : '}')).reverse().join('');
+      const close = [...open]
+        .filter((c) => c === '[' || c === '{')
+        .map((c) => (c === '[' ? ']' : '}'))
+        .reverse()
+        .join('');
       const value = `${open.repeat(depth)}${open.endsWith(':') ? '1' : ''}${balanced ? close.repeat(depth) : ''}`;
       return inPet ? `{"name":"Deep","categoryId":1,"x":${value}}` : value;
     });
@@ -64,8 +72,19 @@ function bodies(): fc.Arbitrary<string | undefined> {
     fc.constant(undefined),
     fc.json(),
     fc.jsonValue().map((v) => JSON.stringify(v)),
-    fc.record({ name: fc.oneof(fc.string(), fc.constant('Rex')), categoryId: fc.oneof(fc.integer(), fc.double(), fc.constant(1), fc.string()), status: fc.option(fc.constantFrom('available', 'pending', 'sold', 'gone', null)) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
-    fc.dictionary(fc.oneof(token, fc.constantFrom('__proto__', 'constructor', 'id', 'name')), fc.jsonValue(), { maxKeys: 5 }).map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          name: fc.oneof(fc.string(), fc.constant('Rex')),
+          categoryId: fc.oneof(fc.integer(), fc.double(), fc.constant(1), fc.string()),
+          status: fc.option(fc.constantFrom('available', 'pending', 'sold', 'gone', null)),
+        },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
+    fc
+      .dictionary(fc.oneof(token, fc.constantFrom('__proto__', 'constructor', 'id', 'name')), fc.jsonValue(), { maxKeys: 5 })
+      .map((v) => JSON.stringify(v)),
     printable(200),
     fc.constant(`{"name":"Big","categoryId":1,"pad":"${'x'.repeat(17_000)}"}`),
     fc.constant('{"name":"Dup","name":"Dup","categoryId":1}'),
@@ -76,15 +95,24 @@ function bodies(): fc.Arbitrary<string | undefined> {
 }
 
 function requests(validKey: string, revokedKey: string): fc.Arbitrary<Sent> {
-  const method = fc.oneof(fc.constantFrom('GET', 'GET', 'POST', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'), token.map((t) => t.toUpperCase().replace(/[^A-Z]/g, 'X')));
-  const segment = fc.oneof(fc.constantFrom('1', '0', '-1', '9007199254740993', 'abc', '%E0%A4%A', '%00', '..', 'pets', ''), token, printable(30).map(encodeURIComponent));
+  const method = fc.oneof(
+    fc.constantFrom('GET', 'GET', 'POST', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'),
+    token.map((t) => t.toUpperCase().replace(/[^A-Z]/g, 'X')),
+  );
+  const segment = fc.oneof(
+    fc.constantFrom('1', '0', '-1', '9007199254740993', 'abc', '%E0%A4%A', '%00', '..', 'pets', ''),
+    token,
+    printable(30).map(encodeURIComponent),
+  );
   const basePath = fc.oneof(
     fc.constantFrom('/v1/pets', '/v1/pets', '/v1/pets/1', '/v1/openapi.json', '/livez', '/readyz', '/', '/v1', '/V1/PETS', '/v1/pets/'),
     segment.map((s) => `/v1/pets/${s}`),
     fc.array(segment, { maxLength: 4 }).map((s) => `/${s.join('/')}`),
   );
   const queryValue = fc.oneof(fc.constantFrom('20', '0', '101', '1.5', 'sold', 'available', 'SOLD', ''), printable(40));
-  const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'status', 'cursor', '__proto__', 'status[]'), token), queryValue), { maxLength: 4 });
+  const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'status', 'cursor', '__proto__', 'status[]'), token), queryValue), {
+    maxLength: 4,
+  });
   const path = fc.tuple(basePath, query).map(([p, q]) => (q.length ? `${p}?${new URLSearchParams(q).toString()}` : p));
   const authorization = fc.oneof(
     fc.constant(`Bearer ${validKey}`),
@@ -95,9 +123,25 @@ function requests(validKey: string, revokedKey: string): fc.Arbitrary<Sent> {
     printable(60),
     printable(60).map((t) => `Bearer ${t}`),
   );
-  const contentType = fc.oneof(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'text/plain', 'application/vnd.api+json', undefined), printable(40));
+  const contentType = fc.oneof(
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/vnd.api+json',
+      undefined,
+    ),
+    printable(40),
+  );
   const body = bodies();
-  const extraHeader = fc.option(fc.tuple(token.map((t) => `X-${t}`), fc.oneof(printable(100), fc.constant('y'.repeat(20_000)))));
+  const extraHeader = fc.option(
+    fc.tuple(
+      token.map((t) => `X-${t}`),
+      fc.oneof(printable(100), fc.constant('y'.repeat(20_000))),
+    ),
+  );
   const requestId = fc.option(printable(150));
   const idempotencyKey = fc.option(fc.oneof(token, printable(300)));
   return fc.record({ method, path, authorization, contentType, body, extraHeader, requestId, idempotencyKey }).map((r) => {
@@ -147,7 +191,9 @@ describe(`fuzzing the real server (${RUNS} requests, seed ${SEED})`, () => {
         expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
         const body = JSON.parse(answer.text) as Record<string, unknown>;
         expect(body['status']).toBe(answer.status);
-        expect(Object.keys(body).sort()).toEqual(body['code'] === 'validation_error' ? ['code', 'details', 'message', 'status'] : ['code', 'message', 'status']);
+        expect(Object.keys(body).sort()).toEqual(
+          body['code'] === 'validation_error' ? ['code', 'details', 'message', 'status'] : ['code', 'message', 'status'],
+        );
         expect(typeof body['code']).toBe('string');
         expect(typeof body['message']).toBe('string');
       }),

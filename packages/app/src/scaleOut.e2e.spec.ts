@@ -10,7 +10,12 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
 
   beforeAll(async () => {
     // Instances behind one load balancer share one public base URL (ETags and links depend on it).
-    env = { DATABASE_URL: servers().postgres.url, REDIS_URL: servers().redis.url, NODE_ENV: 'production', PUBLIC_BASE_URL: 'http://petstore.test/v1' };
+    env = {
+      DATABASE_URL: servers().postgres.url,
+      REDIS_URL: servers().redis.url,
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'http://petstore.test/v1',
+    };
     // Started together: the advisory lock lets one migrate while the other waits.
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
   }, 90_000);
@@ -26,14 +31,20 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
 
   it('gives a Free key exactly 60 non-429 answers per minute in total across both instances', async () => {
     const { secret } = await newKey();
-    const window = await burstUntilLimited(() => Array.from({ length: 90 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/pets`, { headers: auth(secret) })));
+    const window = await burstUntilLimited(() =>
+      Array.from({ length: 90 }, (_, i) => fetch(`${(i % 2 ? a : b).url}/pets`, { headers: auth(secret) })),
+    );
     expect(window.filter((answer) => answer.status !== 429)).toHaveLength(60);
     expect(window.filter((answer) => answer.status === 200)).toHaveLength(60);
   }, 60_000);
 
   it('lists on one instance a pet created on the other', async () => {
     const { secret } = await newKey('pro');
-    const created = await fetch(`${a.url}/pets`, { method: 'POST', headers: { ...auth(secret), 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Shared', categoryId: 4 }) });
+    const created = await fetch(`${a.url}/pets`, {
+      method: 'POST',
+      headers: { ...auth(secret), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Shared', categoryId: 4 }),
+    });
     const pet = (await created.json()) as { id: number };
     const listed = (await (await fetch(`${b.url}/pets?limit=100`, { headers: auth(secret) })).json()) as { id: number }[];
     expect(listed).toContainEqual({ id: pet.id, name: 'Shared', categoryId: 4, status: 'available' });
@@ -42,7 +53,11 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
   it('gives the same content the same ETag on both instances and after a restart, so a 304 comes from either', async () => {
     const { secret } = await newKey('pro');
     for (const name of ['Tag one', 'Tag two']) {
-      const created = await fetch(`${a.url}/pets`, { method: 'POST', headers: { ...auth(secret), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 9 }) });
+      const created = await fetch(`${a.url}/pets`, {
+        method: 'POST',
+        headers: { ...auth(secret), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name, categoryId: 9 }),
+      });
       expect(created.status).toBe(201);
     }
     const newest = (await (await fetch(`${a.url}/pets?status=available&limit=100`, { headers: auth(secret) })).json()) as { id: number }[];
@@ -66,7 +81,8 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
     expect((await fetch(`${a.url}/pets`, { headers: auth(secret) })).status).toBe(200);
     expect((await fetch(`${b.url}/pets`, { headers: auth(secret) })).status).toBe(200);
     expect((await runCli(['keys', 'revoke', id], { DATABASE_URL: servers().postgres.url })).code).toBe(0);
-    const rejected = (server: ServerProcess) => eventually(async () => (await fetch(`${server.url}/pets`, { headers: auth(secret) })).status === 401, { timeoutMs: 5_000 });
+    const rejected = (server: ServerProcess) =>
+      eventually(async () => (await fetch(`${server.url}/pets`, { headers: auth(secret) })).status === 401, { timeoutMs: 5_000 });
     await Promise.all([rejected(a), rejected(b)]);
   }, 30_000);
 

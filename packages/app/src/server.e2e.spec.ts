@@ -24,7 +24,10 @@ describe('the built server on SQLite', () => {
     logs.push(server.output());
     await server.stop();
     // No secret ever reaches a log line (the one-time first-run banner is plain text, not a log line).
-    const logLines = logs.join('\n').split('\n').filter((line) => line.startsWith('{'));
+    const logLines = logs
+      .join('\n')
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(10);
     for (const secret of secrets) expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
   });
@@ -47,7 +50,12 @@ describe('the built server on SQLite', () => {
     const pet = (await created.json()) as { id: number };
     // PORT=0 (any free port): the default PUBLIC_BASE_URL carries the port actually bound, so Location works.
     expect(created.headers.get('location')).toBe(`http://localhost:${new URL(server.url).port}/v1/pets/${pet.id}`);
-    expect((await (await fetch(`${server.url}/pets/${pet.id}`, { headers: auth(key) })).json())).toEqual({ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' });
+    expect(await (await fetch(`${server.url}/pets/${pet.id}`, { headers: auth(key) })).json()).toEqual({
+      id: pet.id,
+      name: 'Rex',
+      categoryId: 1,
+      status: 'available',
+    });
     expect((await fetch(`${server.url}/pets`)).status).toBe(401);
   });
 
@@ -85,13 +93,32 @@ describe('the built server on SQLite', () => {
     expect(docs.headers.get('content-security-policy')).toContain("default-src 'self'");
     const usage = await fetch(`${server.url}/rate_limit`, { headers: auth(server.firstRunKey!) });
     expect(usage.status).toBe(200);
-    expect(await usage.json()).toMatchObject({ plan: 'free', windows: [{ name: 'minute', limit: 60 }, { name: 'day', limit: 1000 }] });
+    expect(await usage.json()).toMatchObject({
+      plan: 'free',
+      windows: [
+        { name: 'minute', limit: 60 },
+        { name: 'day', limit: 1000 },
+      ],
+    });
   });
 
   it('writes one JSON log line per request with request id, route, status, duration and key id', async () => {
     await fetch(`${server.url}/pets?limit=3`, { headers: { ...auth(server.firstRunKey!), 'X-Request-Id': 'log-check-1' } });
-    const line = await eventually(() => server.output().split('\n').find((l) => l.includes('"log-check-1"')));
-    expect(JSON.parse(line)).toMatchObject({ msg: 'request', requestId: 'log-check-1', method: 'GET', route: '/v1/pets', status: 200, durationMs: expect.any(Number), keyId: expect.stringMatching(/^key_/) });
+    const line = await eventually(() =>
+      server
+        .output()
+        .split('\n')
+        .find((l) => l.includes('"log-check-1"')),
+    );
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'request',
+      requestId: 'log-check-1',
+      method: 'GET',
+      route: '/v1/pets',
+      status: 200,
+      durationMs: expect.any(Number),
+      keyId: expect.stringMatching(/^key_/),
+    });
   });
 });
 
@@ -162,10 +189,16 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
   }, 30_000);
 
   it('stops at once with exit code 2 and one line on a bad setting', async () => {
-    for (const [name, value] of [['PORT', 'eighty'], ['DATABASE_URL', 'mongodb://x/y'], ['PUBLIC_BASE_URL', 'ftp://x/v1']] as const) {
+    for (const [name, value] of [
+      ['PORT', 'eighty'],
+      ['DATABASE_URL', 'mongodb://x/y'],
+      ['PUBLIC_BASE_URL', 'ftp://x/v1'],
+    ] as const) {
       const result = await runNodeProcess(SERVER_ENTRY, [], { [name]: value });
       expect(result.code).toBe(2);
-      expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${name}="${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid: expected .+`))]);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^${name}="${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid: expected .+`)),
+      ]);
     }
   });
 
@@ -176,7 +209,10 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
       expect(result.stderr).not.toContain('hunter2');
       expect(result.stderr).toMatch(/:\*\*\*@/);
     }
-    const unreachable = await runNodeProcess(SERVER_ENTRY, [], { DATABASE_URL: 'postgres://admin:hunter2@127.0.0.1:1/petstore', DATABASE_TIMEOUT_MS: '500' });
+    const unreachable = await runNodeProcess(SERVER_ENTRY, [], {
+      DATABASE_URL: 'postgres://admin:hunter2@127.0.0.1:1/petstore',
+      DATABASE_TIMEOUT_MS: '500',
+    });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr + unreachable.stdout).not.toContain('hunter2');
   }, 30_000);

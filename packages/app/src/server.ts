@@ -114,7 +114,10 @@ export async function startServer(config: Config, container?: Container): Promis
     metricsPort = await listen(metricsServer, config.metricsPort, config.host);
     drainMetrics = drainOnClose(metricsServer);
   }
-  logger.info({ url, publicBaseUrl: withBoundPort(config, port).publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
+  logger.info(
+    { url, publicBaseUrl: withBoundPort(config, port).publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] },
+    'listening',
+  );
   process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
 
   return {

@@ -15,7 +15,12 @@ function stream(workers: number, send: (n: number) => Promise<Response>) {
     while (running) {
       const mine = n++;
       const response = await send(mine);
-      answers.push({ n: mine, status: response.status, reset: response.headers.get('x-ratelimit-reset'), body: await response.json().catch(() => null) });
+      answers.push({
+        n: mine,
+        status: response.status,
+        reset: response.headers.get('x-ratelimit-reset'),
+        body: await response.json().catch(() => null),
+      });
     }
   });
   return {
@@ -45,7 +50,9 @@ describeWithPostgresAndRedis('a dependency that stalls and resumes', (servers) =
   }, 30_000);
 
   const newKey = async (perMinute: number) => {
-    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(perMinute), '--per-day', '100000'], { DATABASE_URL: servers().postgres.url });
+    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(perMinute), '--per-day', '100000'], {
+      DATABASE_URL: servers().postgres.url,
+    });
     expect(created.code).toBe(0);
     return created.stdout.trim();
   };

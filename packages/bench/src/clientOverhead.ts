@@ -79,9 +79,19 @@ try {
     for (let i = 0; i < calls; i++) await call();
     return ((performance.now() - start) * 1000) / calls;
   };
-  const stubRawUs = median([await time(async () => (await stub(url)).json()), await time(async () => (await stub(url)).json()), await time(async () => (await stub(url)).json())]);
-  const stubClientUs = median([await time(() => stubbed.listPets({ limit: 20 })), await time(() => stubbed.listPets({ limit: 20 })), await time(() => stubbed.listPets({ limit: 20 }))]);
-  console.log(`  without the network (stub fetch): raw ${stubRawUs.toFixed(1)} µs, client ${stubClientUs.toFixed(1)} µs per call: the client's own work is ${(stubClientUs - stubRawUs).toFixed(1)} µs`);
+  const stubRawUs = median([
+    await time(async () => (await stub(url)).json()),
+    await time(async () => (await stub(url)).json()),
+    await time(async () => (await stub(url)).json()),
+  ]);
+  const stubClientUs = median([
+    await time(() => stubbed.listPets({ limit: 20 })),
+    await time(() => stubbed.listPets({ limit: 20 })),
+    await time(() => stubbed.listPets({ limit: 20 })),
+  ]);
+  console.log(
+    `  without the network (stub fetch): raw ${stubRawUs.toFixed(1)} µs, client ${stubClientUs.toFixed(1)} µs per call: the client's own work is ${(stubClientUs - stubRawUs).toFixed(1)} µs`,
+  );
 } finally {
   await server.stop();
   rmSync(work, { recursive: true, force: true });

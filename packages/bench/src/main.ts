@@ -127,12 +127,16 @@ async function deepSoldCursor(port: number, key: string): Promise<string> {
   return cursor;
 }
 
-
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
 
 const json = { 'Content-Type': 'application/json' };
-const newPet = (i: number): Request => ({ method: 'POST', path: '/v1/pets', body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }), headers: json });
+const newPet = (i: number): Request => ({
+  method: 'POST',
+  path: '/v1/pets',
+  body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }),
+  headers: json,
+});
 
 const floor = await startNodeServer('floor.js', {});
 try {
@@ -147,8 +151,18 @@ try {
     }
     const cursor = await deepSoldCursor(server.port, key);
     await scenario('list sold, deep cursor', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
-    await scenario('get by id (deprecated)', server, key, Array.from({ length: 20 }, (_, i) => ({ path: `/v1/pets/${1 + i * 499}` })));
-    await scenario('create', server, key, Array.from({ length: 10 }, (_, i) => newPet(i)));
+    await scenario(
+      'get by id (deprecated)',
+      server,
+      key,
+      Array.from({ length: 20 }, (_, i) => ({ path: `/v1/pets/${1 + i * 499}` })),
+    );
+    await scenario(
+      'create',
+      server,
+      key,
+      Array.from({ length: 10 }, (_, i) => newPet(i)),
+    );
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
@@ -173,7 +187,14 @@ try {
     await scenario(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`, server, key, [{ path: '/v1/pets?status=sold&limit=20' }]);
     await server.stop();
   }
-  const postgres = wanted('list (10k pets, PostgreSQL)', 'list (10k pets, PostgreSQL + Redis)', 'list cold (10k pets, PostgreSQL + Redis)', 'create (PostgreSQL + Redis)') ? await startPostgres() : null;
+  const postgres = wanted(
+    'list (10k pets, PostgreSQL)',
+    'list (10k pets, PostgreSQL + Redis)',
+    'list cold (10k pets, PostgreSQL + Redis)',
+    'create (PostgreSQL + Redis)',
+  )
+    ? await startPostgres()
+    : null;
   if (postgres) {
     await seedPostgres(postgres.url, 10_000);
     const key = await benchKey(postgres.url);
@@ -189,7 +210,12 @@ try {
         const paths = await coldPaths(scaled.port, key);
         await scenario('list cold (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: paths[0]!, randomPaths: paths }]);
       }
-      await scenario('create (PostgreSQL + Redis)', scaled, key, Array.from({ length: 10 }, (_, i) => newPet(i)));
+      await scenario(
+        'create (PostgreSQL + Redis)',
+        scaled,
+        key,
+        Array.from({ length: 10 }, (_, i) => newPet(i)),
+      );
       await scaled.stop();
       await redis.stop();
     } else {
@@ -207,7 +233,9 @@ try {
 const table = [
   '| Scenario | req/s | p50 ms | p99 ms | errors | peak RSS MB | floor req/s | ratio to floor |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? '-'} | ${r.floorRps} | ${r.ratio.toFixed(2)} |`),
+  ...rows.map(
+    (r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? '-'} | ${r.floorRps} | ${r.ratio.toFixed(2)} |`,
+  ),
 ].join('\n');
 const find = (name: string) => rows.find((r) => r.scenario === name);
 const targets: [string, number | null, string][] = [];
@@ -254,7 +282,24 @@ process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v,
 const results = join(REPO, 'bench-results');
 mkdirSync(results, { recursive: true });
 const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`);
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), quick: QUICK, connections: CONNECTIONS, durationSeconds: DURATION, rounds: ROUNDS, machine, rows, targets, summary }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      quick: QUICK,
+      connections: CONNECTIONS,
+      durationSeconds: DURATION,
+      rounds: ROUNDS,
+      machine,
+      rows,
+      targets,
+      summary,
+    },
+    null,
+    2,
+  ),
+);
 process.stdout.write(`\nWritten to ${file}\n`);
 
 const errors = rows.reduce((sum, r) => sum + r.errors, 0);

@@ -17,7 +17,11 @@ export interface Started {
  * the benchmark process does not spend CPU on it.
  */
 export async function startNodeServer(script: string, env: Record<string, string>): Promise<Started> {
-  const launched = await launchNodeProcess(join(here, script), { env: { NODE_ENV: 'production', PORT: '0', ...env }, readyWhen: /ready (\d+)/, stdout: 'ignore' });
+  const launched = await launchNodeProcess(join(here, script), {
+    env: { NODE_ENV: 'production', PORT: '0', ...env },
+    readyWhen: /ready (\d+)/,
+    stdout: 'ignore',
+  });
   return { port: Number(launched.ready[1]), pid: launched.child.pid!, stop: async () => void (await launched.stop()) };
 }
 

@@ -4,7 +4,7 @@ import { PetstoreError } from './index.js';
 describe('PetstoreError', () => {
   it('is recognised across two copies of the package, where instanceof fails', async () => {
     // The built package is a second copy of the class, as when an application ends up with two installs.
-    const copy = (await import('../dist/index.js'));
+    const copy = await import('../dist/index.js');
     const fromCopy = new copy.PetstoreError({ code: 'rate_limited', status: 429, message: 'Rate limit exceeded.', requestId: 'r-1', retryAfter: 42 });
 
     expect(fromCopy instanceof PetstoreError).toBe(false);
@@ -14,6 +14,12 @@ describe('PetstoreError', () => {
   });
 
   it('is not fooled by look-alikes', () => {
-    expect([null, undefined, 'rate_limited', new Error('x'), { code: 'rate_limited', status: 429 }].map(PetstoreError.is)).toEqual([false, false, false, false, false]);
+    expect([null, undefined, 'rate_limited', new Error('x'), { code: 'rate_limited', status: 429 }].map(PetstoreError.is)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

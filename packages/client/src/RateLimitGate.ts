@@ -104,13 +104,21 @@ export class RateLimitGate {
       if (this.binding === null || seen.reset > this.binding.reset) this.binding = seen;
       else if (seen.reset === this.binding.reset) {
         // Within one window `remaining` only falls; an answer that arrives late may carry an older, higher count.
-        this.binding = { ...this.binding, remaining: Math.min(this.binding.remaining, seen.remaining), resetsAtMs: Math.max(this.binding.resetsAtMs, seen.resetsAtMs) };
+        this.binding = {
+          ...this.binding,
+          remaining: Math.min(this.binding.remaining, seen.remaining),
+          resetsAtMs: Math.max(this.binding.resetsAtMs, seen.resetsAtMs),
+        };
       }
     }
     if (answer.rejection) {
       const untilMs = answer.receivedAtMs + answer.rejection.retryAfterMs + MARGIN_MS;
       if (this.closure === null || untilMs > this.closure.untilMs) {
-        this.closure = { untilMs, reason: answer.rejection.error.code === 'key_banned' ? 'key_banned' : 'rate_limited', error: answer.rejection.error };
+        this.closure = {
+          untilMs,
+          reason: answer.rejection.error.code === 'key_banned' ? 'key_banned' : 'rate_limited',
+          error: answer.rejection.error,
+        };
       }
       this.binding = null;
     }
@@ -175,11 +183,14 @@ export class RateLimitGate {
     this.timer = undefined;
     this.timerAtMs = atMs;
     if (!Number.isFinite(atMs)) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.timerAtMs = Infinity;
-      this.pump();
-    }, Math.max(0, atMs - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.timerAtMs = Infinity;
+        this.pump();
+      },
+      Math.max(0, atMs - Date.now()),
+    );
   }
 }
 

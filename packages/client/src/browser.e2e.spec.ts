@@ -74,7 +74,11 @@ try {
 
     expect(out).toMatch(/^\{/); // else the page's own report: "failed: <error>"
     const result = JSON.parse(out!) as { pet: { id: number; name: string }; listed: number[]; invalid: string; limit: number };
-    expect(result).toMatchObject({ pet: { name: 'Browser Rex', categoryId: 1, status: 'available' }, invalid: 'validation_error', limit: 1_000_000_000 });
+    expect(result).toMatchObject({
+      pet: { name: 'Browser Rex', categoryId: 1, status: 'available' },
+      invalid: 'validation_error',
+      limit: 1_000_000_000,
+    });
     const stored = await listAllPets(server, key);
     expect(stored.map((p) => p.id)).toEqual(result.listed);
     expect(stored).toContainEqual(expect.objectContaining({ id: result.pet.id, name: 'Browser Rex' }));

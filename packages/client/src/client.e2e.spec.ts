@@ -47,11 +47,14 @@ describe('@petstore/client against the built server (SQLite)', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  const clientWith = (apiKey: string, fetchImpl?: typeof fetch) => createClient({ baseUrl: server.url, apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  const clientWith = (apiKey: string, fetchImpl?: typeof fetch) =>
+    createClient({ baseUrl: server.url, apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
 
   it('twice a 5-per-minute quota of concurrent creates, from two processes: all succeed once, no ban, nothing sent inside a Retry-After', async () => {
     const quota = 5;
-    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(quota), '--per-day', '1000'], { DATABASE_URL: databaseUrl });
+    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(quota), '--per-day', '1000'], {
+      DATABASE_URL: databaseUrl,
+    });
     expect(created.code).toBe(0);
     const key = created.stdout.trim();
     const script = join(work, 'other-process.mjs');
@@ -85,7 +88,10 @@ describe('@petstore/client against the built server (SQLite)', () => {
     const made = await Promise.all(
       Array.from({ length: 23 }, (_, i) => client.createPet({ name: `paged-${i}`, categoryId: 2, status: i % 3 === 0 ? 'sold' : 'pending' })),
     );
-    const pending = made.filter((p) => p.status === 'pending').map((p) => p.id).sort((a, b) => a - b);
+    const pending = made
+      .filter((p) => p.status === 'pending')
+      .map((p) => p.id)
+      .sort((a, b) => a - b);
 
     const seen: Pet[] = [];
     for await (const pet of client.iteratePets({ status: 'pending', limit: 4 })) seen.push(pet);
@@ -104,7 +110,12 @@ describe('@petstore/client against the built server (SQLite)', () => {
 
     const invalid = await client.createPet({ name: '', categoryId: 1 }).catch((error: unknown) => error);
     expect(PetstoreError.is(invalid)).toBe(true);
-    expect(invalid).toMatchObject({ code: 'validation_error', status: 400, details: [expect.objectContaining({ field: 'name' })], requestId: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(invalid).toMatchObject({
+      code: 'validation_error',
+      status: 400,
+      details: [expect.objectContaining({ field: 'name' })],
+      requestId: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the deprecated operation still works until its sunset
     await expect(client.getPet(9_007_199_254_740_991)).rejects.toMatchObject({ code: 'not_found', status: 404 });
     await expect(clientWith('pst_not-a-key', recorder.fetch).listPets()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
@@ -122,7 +133,10 @@ describe('@petstore/client against the built server (SQLite)', () => {
 
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the deprecated operation still works until its sunset
     expect(await client.getPet(a.id)).toEqual(a);
-    expect(client.rateLimit).toMatchObject({ limit: 1_000_000_000, windows: [expect.objectContaining({ name: 'minute', limit: 1_000_000_000 }), expect.objectContaining({ name: 'day' })] });
+    expect(client.rateLimit).toMatchObject({
+      limit: 1_000_000_000,
+      windows: [expect.objectContaining({ name: 'minute', limit: 1_000_000_000 }), expect.objectContaining({ name: 'day' })],
+    });
   }, 30_000);
 
   it('reads the key’s usage without spending any of it', async () => {

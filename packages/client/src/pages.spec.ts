@@ -9,7 +9,11 @@ describe('pages (fake service)', () => {
   async function serviceWith(count: number) {
     const service = new FakeService({ perMinute: 1_000 });
     const client = createClient({ baseUrl: service.baseUrl, apiKey: service.apiKey, fetch: service.fetch });
-    fulfilled(await settle(Array.from({ length: count }, (_, i) => client.createPet({ name: `Pet ${i}`, categoryId: 1, status: i % 2 ? 'sold' : 'pending' }))));
+    fulfilled(
+      await settle(
+        Array.from({ length: count }, (_, i) => client.createPet({ name: `Pet ${i}`, categoryId: 1, status: i % 2 ? 'sold' : 'pending' })),
+      ),
+    );
     service.log.length = 0;
     return { service, client };
   }
@@ -40,7 +44,11 @@ describe('pages (fake service)', () => {
     expect(service.log).toHaveLength(3);
     // The service's Link names another host; the client took only its query.
     expect(service.log.every((r) => r.url.origin === 'https://petstore.test')).toBe(true);
-    expect(service.log.map((r) => r.url.search)).toEqual(['?status=pending&limit=2', '?status=pending&limit=2&cursor=3', '?status=pending&limit=2&cursor=7']);
+    expect(service.log.map((r) => r.url.search)).toEqual([
+      '?status=pending&limit=2',
+      '?status=pending&limit=2&cursor=3',
+      '?status=pending&limit=2&cursor=7',
+    ]);
   });
 });
 

@@ -25,12 +25,16 @@ describe('reading the rate-limit headers', () => {
 
   it('is null without the headers, as on a 503', () => {
     expect(readRateLimit(new Headers({ 'Retry-After': '5' }), receivedAtMs)).toBeNull();
-    expect(readRateLimit(new Headers({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': 'x', 'X-RateLimit-Reset': '1' }), receivedAtMs)).toBeNull();
+    expect(
+      readRateLimit(new Headers({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': 'x', 'X-RateLimit-Reset': '1' }), receivedAtMs),
+    ).toBeNull();
   });
 
   it('reads Retry-After in seconds or as an HTTP date', () => {
     expect(readRetryAfterMs(new Headers({ 'Retry-After': '17' }), receivedAtMs)).toBe(17_000);
-    expect(readRetryAfterMs(new Headers({ 'Retry-After': 'Mon, 01 Jun 2026 12:00:40 GMT', Date: 'Mon, 01 Jun 2026 12:00:10 GMT' }), receivedAtMs)).toBe(30_000);
+    expect(
+      readRetryAfterMs(new Headers({ 'Retry-After': 'Mon, 01 Jun 2026 12:00:40 GMT', Date: 'Mon, 01 Jun 2026 12:00:10 GMT' }), receivedAtMs),
+    ).toBe(30_000);
     expect(readRetryAfterMs(new Headers({}), receivedAtMs)).toBeUndefined();
   });
 });

@@ -76,7 +76,13 @@ export function readRateLimit(headers: Headers, receivedAtMs: number): ReadRateL
   const windows: RateLimitWindow[] = [];
   for (const [name, values] of parseMembers(headers.get('RateLimit'))) {
     if (values['r'] === undefined || values['t'] === undefined) continue;
-    windows.push({ name, limit: policies.get(name)?.['q'], windowSeconds: policies.get(name)?.['w'], remaining: values['r'], reset: now + values['t'] });
+    windows.push({
+      name,
+      limit: policies.get(name)?.['q'],
+      windowSeconds: policies.get(name)?.['w'],
+      remaining: values['r'],
+      reset: now + values['t'],
+    });
   }
   return {
     state: { limit, remaining, reset, windows, observedAt: new Date(receivedAtMs) },

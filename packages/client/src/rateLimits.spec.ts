@@ -107,7 +107,9 @@ describe('the rate-limit gate (fake service, fake time)', () => {
 
     expect(waits).toEqual([{ operation: 'createPet', reason: 'quota_exhausted', delayMs: 50_020, attempt: 1 }]);
     expect(client.rateLimit).toMatchObject({ limit: 2, remaining: 1, reset: Date.parse('2026-06-01T12:02:00Z') / 1000 });
-    expect(client.rateLimit!.windows).toEqual([{ name: 'minute', limit: 2, windowSeconds: 60, remaining: 1, reset: Date.parse('2026-06-01T12:02:00Z') / 1000 }]);
+    expect(client.rateLimit!.windows).toEqual([
+      { name: 'minute', limit: 2, windowSeconds: 60, remaining: 1, reset: Date.parse('2026-06-01T12:02:00Z') / 1000 },
+    ]);
   });
 
   it('stops waiting at the gate when the call is aborted, and sends nothing for it', async () => {

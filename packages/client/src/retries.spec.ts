@@ -38,7 +38,9 @@ describe('retries (fake service, fake time)', () => {
   it('uses the caller’s own Idempotency-Key', async () => {
     const service = new FakeService({ perMinute: 100 });
     const client = clientOf(service);
-    const [a, b] = fulfilled(await settle([client.createPet(rex, { idempotencyKey: 'form-7f3a' }), client.createPet(rex, { idempotencyKey: 'form-7f3a' })]));
+    const [a, b] = fulfilled(
+      await settle([client.createPet(rex, { idempotencyKey: 'form-7f3a' }), client.createPet(rex, { idempotencyKey: 'form-7f3a' })]),
+    );
 
     expect(a).toEqual(b);
     expect(service.pets).toHaveLength(1);
@@ -62,7 +64,10 @@ describe('retries (fake service, fake time)', () => {
 
     const [result] = await settle([clientOf(service, { retry: { maxAttempts: 2 } }).listPets()]);
 
-    expect(result).toMatchObject({ status: 'rejected', reason: { code: 'unexpected_response', status: 502, message: 'HTTP 502 without an Error body' } });
+    expect(result).toMatchObject({
+      status: 'rejected',
+      reason: { code: 'unexpected_response', status: 502, message: 'HTTP 502 without an Error body' },
+    });
     expect(service.log).toHaveLength(2);
   });
 
@@ -92,7 +97,12 @@ describe('retries (fake service, fake time)', () => {
     ['a validation error', () => clientOf(validService()).createPet({ name: '', categoryId: 1 }), 400, 'validation_error'],
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the deprecated operation still works until its sunset
     ['an unknown pet', () => clientOf(validService()).getPet(42), 404, 'not_found'],
-    ['a wrong key', () => createClient({ baseUrl: 'https://petstore.test/v1', apiKey: 'pst_wrong', fetch: validService().fetch }).listPets(), 401, 'unauthorized'],
+    [
+      'a wrong key',
+      () => createClient({ baseUrl: 'https://petstore.test/v1', apiKey: 'pst_wrong', fetch: validService().fetch }).listPets(),
+      401,
+      'unauthorized',
+    ],
   ] as [string, () => Promise<unknown>, number, string][])('never retries a 4xx other than 429: %s', async (_, call, status, code) => {
     const [result] = await settle([call()]);
 
@@ -119,7 +129,13 @@ describe('retries (fake service, fake time)', () => {
 
     const error = (result as PromiseRejectedResult).reason as PetstoreError;
     expect(PetstoreError.is(error)).toBe(true);
-    expect(error).toMatchObject({ name: 'PetstoreError', code: 'validation_error', status: 400, message: 'Invalid pet.', details: [{ field: 'name', message: 'must not be empty' }] });
+    expect(error).toMatchObject({
+      name: 'PetstoreError',
+      code: 'validation_error',
+      status: 400,
+      message: 'Invalid pet.',
+      details: [{ field: 'name', message: 'must not be empty' }],
+    });
     expect(error.requestId).toBe(service.log[0]!.headers.get('X-Request-Id'));
     expect(error.requestId).toMatch(/^[0-9a-f]{32}$/);
   });

@@ -16,7 +16,10 @@ describe('sendRequest with bypassGate (for a usage endpoint such as GET /rate_li
     const gated = sendRequest(options, gate, { operation: 'listPets', method: 'GET', path: '/pets' });
     await jest.advanceTimersByTimeAsync(1_000); // answered key_banned: the gate is shut for 900 s
 
-    const [bypassing] = await settle([sendRequest(options, gate, { operation: 'getRateLimit', method: 'GET', path: '/pets', bypassGate: true })], 10_000);
+    const [bypassing] = await settle(
+      [sendRequest(options, gate, { operation: 'getRateLimit', method: 'GET', path: '/pets', bypassGate: true })],
+      10_000,
+    );
 
     expect(bypassing).toMatchObject({ status: 'rejected', reason: { code: 'key_banned', retryAfter: 899 } });
     expect(service.log).toHaveLength(2);

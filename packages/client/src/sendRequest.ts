@@ -42,11 +42,16 @@ const OPEN_GATE: Gate = {
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
 type Attempt =
-  | { kind: 'answer'; response: Response; text: string; receivedAtMs: number }
-  | { kind: 'failure'; code: 'network_error' | 'timeout'; cause: unknown };
+  { kind: 'answer'; response: Response; text: string; receivedAtMs: number } | { kind: 'failure'; code: 'network_error' | 'timeout'; cause: unknown };
 
 /** One HTTP exchange, body included, bounded by the attempt's time limit and the caller's signal. */
-async function attemptOnce(options: ResolvedOptions, url: URL, init: RequestInit, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
+async function attemptOnce(
+  options: ResolvedOptions,
+  url: URL,
+  init: RequestInit,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Attempt> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -89,7 +94,8 @@ function errorOf(answer: Extract<Attempt, { kind: 'answer' }>, requestId: string
     requestId: answer.response.headers.get('X-Request-Id') ?? requestId,
     retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
   };
-  if (isErrorBody(body)) return new PetstoreError({ ...common, code: body.code as PetstoreError['code'], message: body.message, details: body.details });
+  if (isErrorBody(body))
+    return new PetstoreError({ ...common, code: body.code as PetstoreError['code'], message: body.message, details: body.details });
   return new PetstoreError({ ...common, code: 'unexpected_response', message: `HTTP ${answer.response.status} without an Error body` });
 }
 
@@ -114,7 +120,12 @@ export async function sendRequest<T>(options: ResolvedOptions, keyGate: Gate, sp
   const requestId = randomId();
   const url = new URL(`${options.baseUrl.href.replace(/\/$/, '')}${spec.path}`);
   if (spec.query) url.search = spec.query.toString();
-  const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json', 'X-Request-Id': requestId, ...spec.headers };
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${options.apiKey}`,
+    Accept: 'application/json',
+    'X-Request-Id': requestId,
+    ...spec.headers,
+  };
   if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
   const init: RequestInit = { method: spec.method, headers, body: spec.body === undefined ? null : JSON.stringify(spec.body) };
 
@@ -149,7 +160,8 @@ export async function sendRequest<T>(options: ResolvedOptions, keyGate: Gate, sp
       if (response.ok) {
         gate.leave({ receivedAtMs, rateLimit });
         const body = parseJson(attempt.text);
-        if (body === undefined) throw new PetstoreError({ code: 'unexpected_response', status: response.status, message: 'The answer is not JSON', requestId });
+        if (body === undefined)
+          throw new PetstoreError({ code: 'unexpected_response', status: response.status, message: 'The answer is not JSON', requestId });
         return { body: body as T, headers: response.headers };
       }
       error = errorOf(attempt, requestId, retryAfterMs);

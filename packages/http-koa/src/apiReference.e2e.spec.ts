@@ -39,7 +39,11 @@ describe('GET /docs: the API reference over HTTP', () => {
     expect(images.length).toBeGreaterThan(5);
     for (const path of new Set(images)) {
       const image = await api.request('GET', path);
-      expect({ path, status: image.status, type: image.headers['content-type'] }).toEqual({ path, status: 200, type: expect.stringMatching(/^image\//) });
+      expect({ path, status: image.status, type: image.headers['content-type'] }).toEqual({
+        path,
+        status: 200,
+        type: expect.stringMatching(/^image\//),
+      });
     }
     expect((await api.request('GET', '/docs/index.html')).status).toBe(404);
     expect((await api.request('GET', '/docs/../package.json')).status).toBe(404);

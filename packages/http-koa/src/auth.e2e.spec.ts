@@ -20,9 +20,17 @@ describe('bearer authentication', () => {
   it('answers a missing key with 401, WWW-Authenticate without an error code, and the address bucket in the headers', async () => {
     const response = await api.request('GET', '/v1/pets');
     expect(response.status).toBe(401);
-    expect(response.json).toEqual({ code: 'unauthorized', status: 401, message: 'An API key is required: send it as "Authorization: Bearer <API_KEY>".' });
+    expect(response.json).toEqual({
+      code: 'unauthorized',
+      status: 401,
+      message: 'An API key is required: send it as "Authorization: Bearer <API_KEY>".',
+    });
     expect(response.headers['www-authenticate']).toBe('Bearer realm="petstore"');
-    expect(response.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': String(Date.parse('2026-06-01T12:01:00Z') / 1000) });
+    expect(response.headers).toMatchObject({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '4',
+      'x-ratelimit-reset': String(Date.parse('2026-06-01T12:01:00Z') / 1000),
+    });
   });
 
   it.each([
@@ -51,7 +59,11 @@ describe('bearer authentication', () => {
 
   it('answers two Authorization headers with 400 bad_request, whichever comes first', async () => {
     const key = await api.issueKey();
-    for (const pair of [[`Bearer ${key}`, 'Bearer nope'], ['Bearer nope', `Bearer ${key}`], [`Bearer ${key}`, `Bearer ${key}`]]) {
+    for (const pair of [
+      [`Bearer ${key}`, 'Bearer nope'],
+      ['Bearer nope', `Bearer ${key}`],
+      [`Bearer ${key}`, `Bearer ${key}`],
+    ]) {
       const response = await api.request('POST', '/v1/pets', { headers: { Authorization: pair }, body: { name: 'Rex', categoryId: 1 } });
       expect(response.status).toBe(400);
       expect(response.json).toEqual({ code: 'bad_request', status: 400, message: expect.stringContaining('Authorization') });
@@ -123,7 +135,9 @@ describe('the client address behind trusted proxies', () => {
     const api = await startTestApi({ failedAuthPerMinute: 3, trustedProxyHops: 1 });
     const statuses: number[] = [];
     for (const forwarded of ['x'.repeat(12_000), 'not-an-ip', '', '999.1.1.1', 'unknown']) {
-      statuses.push((await api.request('GET', '/v1/pets', { headers: { ...badKey, ...(forwarded ? { 'X-Forwarded-For': forwarded } : {}) } })).status);
+      statuses.push(
+        (await api.request('GET', '/v1/pets', { headers: { ...badKey, ...(forwarded ? { 'X-Forwarded-For': forwarded } : {}) } })).status,
+      );
     }
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     await api.close();

@@ -34,7 +34,9 @@ export function answerConnect(_request: IncomingMessage, socket: Duplex): void {
 function endWithError(socket: Duplex, code: ErrorCode, message: string, head: boolean, extraHeaders: Record<string, string> = {}): void {
   const status = ERROR_STATUS[code];
   const body = JSON.stringify({ code, message, status });
-  const extra = Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const extra = Object.entries(extraHeaders)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${randomUUID()}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${extra}Connection: close\r\n\r\n${head ? '' : body}`,

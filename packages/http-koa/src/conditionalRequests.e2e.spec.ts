@@ -36,7 +36,13 @@ describe('conditional requests: ETag and If-None-Match', () => {
     expect(notModified.status).toBe(304);
     expect(notModified.text).toBe('');
     expect(notModified.headers['content-type']).toBeUndefined();
-    expect(notModified.headers).toMatchObject({ etag: tag, 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': expect.any(String), ratelimit: expect.any(String) });
+    expect(notModified.headers).toMatchObject({
+      etag: tag,
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '58',
+      'x-ratelimit-reset': expect.any(String),
+      ratelimit: expect.any(String),
+    });
     expect((await api.authed(key, 'GET', '/v1/pets')).headers['x-ratelimit-remaining']).toBe('57');
   });
 

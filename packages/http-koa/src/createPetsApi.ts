@@ -73,7 +73,10 @@ function escapeRegExp(text: string): string {
  */
 export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): Middleware {
   const prefix = options.prefix ?? '/v1';
-  const router = createPetsRouter({ ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl), ...(options.fullPageCache && { fullPageCache: options.fullPageCache }) }, prefix);
+  const router = createPetsRouter(
+    { ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl), ...(options.fullPageCache && { fullPageCache: options.fullPageCache }) },
+    prefix,
+  );
   const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
   const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
   const admit = admission(deps.admitRequest, deps.clock, options.trustedProxyHops ?? 0);

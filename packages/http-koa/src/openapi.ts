@@ -18,12 +18,16 @@ const IF_NONE_MATCH = {
   name: 'If-None-Match',
   in: 'header',
   required: false,
-  description: 'Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.',
+  description:
+    'Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.',
   schema: { type: 'string' },
 };
 
 function notModified(extraHeaders: Record<string, object> = {}) {
-  return { description: 'Not modified: the `If-None-Match` tag is current. No body.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...extraHeaders } };
+  return {
+    description: 'Not modified: the `If-None-Match` tag is current. No body.',
+    headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...extraHeaders },
+  };
 }
 
 const DEPRECATION_HEADERS = { Deprecation: ref('headers/Deprecation'), Sunset: ref('headers/Sunset'), Link: ref('headers/Link') };
@@ -58,9 +62,20 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           operationId: 'listPets',
           summary: 'List animals, ascending by id, optionally of one status.',
           parameters: [
-            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default } },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default },
+            },
             { name: 'status', in: 'query', required: false, schema: ref('schemas/PetStatus') },
-            { name: 'cursor', in: 'query', required: false, description: 'Opaque; from the `Link: rel="next"` of the previous page.', schema: { type: 'string' } },
+            {
+              name: 'cursor',
+              in: 'query',
+              required: false,
+              description: 'Opaque; from the `Link: rel="next"` of the previous page.',
+              schema: { type: 'string' },
+            },
             IF_NONE_MATCH,
           ],
           responses: {
@@ -96,11 +111,16 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
               headers: { ...RATE_LIMIT_HEADERS, Location: ref('headers/Location'), 'Idempotent-Replayed': ref('headers/Idempotent-Replayed') },
               content: json(ref('schemas/Pet')),
             },
-            '400': errorResponse('Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`).', ['validation_error', 'malformed_json', 'bad_request']),
+            '400': errorResponse(
+              'Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`).',
+              ['validation_error', 'malformed_json', 'bad_request'],
+            ),
             '401': ref('responses/Unauthorized'),
             '409': errorResponse('A request with this Idempotency-Key is still in flight.', ['idempotency_in_progress']),
             '413': errorResponse(`The body exceeds ${MAX_BODY_BYTES} bytes.`, ['payload_too_large']),
-            '415': errorResponse('The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding.', ['unsupported_media_type']),
+            '415': errorResponse('The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding.', [
+              'unsupported_media_type',
+            ]),
             '422': errorResponse('This Idempotency-Key was used with a different body.', ['idempotency_key_reused']),
             '429': ref('responses/TooManyRequests'),
             '500': ref('responses/InternalError'),
@@ -119,9 +139,17 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           'x-sunset': sunsetDay,
           parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64', minimum: 1 } }, IF_NONE_MATCH],
           responses: {
-            '200': { description: 'The animal.', headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...DEPRECATION_HEADERS }, content: json(ref('schemas/Pet')) },
+            '200': {
+              description: 'The animal.',
+              headers: { ...RATE_LIMIT_HEADERS, ETag: ref('headers/ETag'), ...DEPRECATION_HEADERS },
+              content: json(ref('schemas/Pet')),
+            },
             '304': notModified(DEPRECATION_HEADERS),
-            '400': errorResponse('`petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`).', ['validation_error', 'bad_request'], DEPRECATION_HEADERS),
+            '400': errorResponse(
+              '`petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`).',
+              ['validation_error', 'bad_request'],
+              DEPRECATION_HEADERS,
+            ),
             '401': ref('responses/Unauthorized'),
             '404': errorResponse('No animal has this id.', ['not_found'], DEPRECATION_HEADERS),
             '410': errorResponse('The operation has been removed (after its sunset).', ['gone'], DEPRECATION_HEADERS),
@@ -136,8 +164,8 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
           operationId: 'getRateLimit',
           summary: "The calling key's plan, usage per window and ban, without spending any of its quota.",
           description:
-            'Like GitHub\'s `GET /rate_limit`. Not counted against the key\'s quota and answered while the key is rate ' +
-            'limited or banned; the rate-limit headers show the key\'s quota as it stands. Queries are bounded per key ' +
+            "Like GitHub's `GET /rate_limit`. Not counted against the key's quota and answered while the key is rate " +
+            "limited or banned; the rate-limit headers show the key's quota as it stands. Queries are bounded per key " +
             `in a bucket of their own (${DEFAULT_USAGE_QUERIES_PER_MINUTE} a minute by default): beyond it, 429 with headers describing that bucket.`,
           responses: {
             '200': { description: 'The usage.', headers: RATE_LIMIT_HEADERS, content: json(ref('schemas/RateLimitUsage')) },
@@ -222,21 +250,37 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
             details: {
               type: 'array',
               description: 'For `validation_error`: one entry per invalid field.',
-              items: { type: 'object', additionalProperties: false, required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['field', 'message'],
+                properties: { field: { type: 'string' }, message: { type: 'string' } },
+              },
             },
           },
         },
       },
       responses: {
-        ValidationError: errorResponse('A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`).', ['validation_error', 'bad_request']),
+        ValidationError: errorResponse(
+          'A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`).',
+          ['validation_error', 'bad_request'],
+        ),
         Unauthorized: errorResponse(
           'Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications.',
           ['unauthorized'],
           { 'WWW-Authenticate': ref('headers/WWW-Authenticate') },
         ),
-        TooManyRequests: errorResponse('Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`).', ['rate_limited', 'key_banned'], retryAfter),
+        TooManyRequests: errorResponse(
+          'Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`).',
+          ['rate_limited', 'key_banned'],
+          retryAfter,
+        ),
         InternalError: errorResponse('Unexpected failure; no detail is given.', ['internal_error']),
-        ServiceUnavailable: { description: 'A dependency is unavailable.', headers: { ...retryAfter, 'X-Request-Id': ref('headers/X-Request-Id') }, content: json(ref('schemas/Error')) },
+        ServiceUnavailable: {
+          description: 'A dependency is unavailable.',
+          headers: { ...retryAfter, 'X-Request-Id': ref('headers/X-Request-Id') },
+          content: json(ref('schemas/Error')),
+        },
         NotFound: errorResponse('Unknown route.', ['not_found']),
         MethodNotAllowed: errorResponse('Known route, other method.', ['method_not_allowed'], { Allow: ref('headers/Allow') }),
       },
@@ -244,15 +288,27 @@ export function createOpenApiDocument(publicBaseUrl: string): object {
         'X-RateLimit-Limit': { required: true, description: 'Requests allowed in the binding window.', schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { required: true, description: 'Requests left in the binding window.', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { required: true, description: 'Unix time (seconds) at which the binding window resets.', schema: { type: 'integer' } },
-        'RateLimit-Policy': { required: true, description: 'IETF draft: every window, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.', schema: { type: 'string' } },
+        'RateLimit-Policy': {
+          required: true,
+          description: 'IETF draft: every window, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.',
+          schema: { type: 'string' },
+        },
         RateLimit: { required: true, description: 'IETF draft: remaining and seconds to reset per window.', schema: { type: 'string' } },
         'X-Request-Id': { required: true, description: 'Echo of a sane incoming id, or a new one.', schema: { type: 'string' } },
         'Retry-After': { required: true, description: 'Whole seconds to wait.', schema: { type: 'integer', minimum: 1 } },
         'WWW-Authenticate': { required: true, schema: { type: 'string' } },
         Allow: { required: true, schema: { type: 'string' } },
         Location: { required: true, description: 'URL of the created animal.', schema: { type: 'string', format: 'uri' } },
-        'Idempotent-Replayed': { required: false, description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
-        ETag: { required: true, description: 'Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.', schema: { type: 'string' } },
+        'Idempotent-Replayed': {
+          required: false,
+          description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+        ETag: {
+          required: true,
+          description: 'Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.',
+          schema: { type: 'string' },
+        },
         Link: { required: false, description: '`<url>; rel="next"` when another page exists.', schema: { type: 'string' } },
         Deprecation: { required: true, description: 'RFC 9745: `@<unix seconds>`.', schema: { type: 'string' } },
         Sunset: { required: true, description: 'RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`.', schema: { type: 'string' } },

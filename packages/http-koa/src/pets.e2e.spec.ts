@@ -27,14 +27,25 @@ describe('the pets operations over HTTP', () => {
 
   it('accepts a JSON media type with parameters or a +json suffix', async () => {
     for (const type of ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/merge-patch+json']) {
-      const response = await api.authed(key, 'POST', '/v1/pets', { body: JSON.stringify({ name: 'Rex', categoryId: 2 }), headers: { 'Content-Type': type } });
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: JSON.stringify({ name: 'Rex', categoryId: 2 }),
+        headers: { 'Content-Type': type },
+      });
       expect(response.status).toBe(201);
     }
   });
 
   it('stores exactly the characters sent in UTF-8, a replacement character the client sent included', async () => {
-    for (const type of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'application/json; charset=utf8']) {
-      const response = await api.authed(key, 'POST', '/v1/pets', { body: Buffer.from('{"name":"Ré\uFFFD","categoryId":2}', 'utf8'), headers: { 'Content-Type': type } });
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-8',
+      'application/json; charset="utf-8"',
+      'application/json; charset=utf8',
+    ]) {
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: Buffer.from('{"name":"Ré\uFFFD","categoryId":2}', 'utf8'),
+        headers: { 'Content-Type': type },
+      });
       expect(response.status).toBe(201);
       expect((response.json as { name: string }).name).toBe('Ré\uFFFD');
     }

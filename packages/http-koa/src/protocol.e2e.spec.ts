@@ -12,14 +12,20 @@ describe('HTTP protocol behaviour', () => {
 
   describe('headers on every response', () => {
     it('sets Cache-Control: no-store and nosniff, and no X-Powered-By', async () => {
-      for (const response of [await api.authed(key, 'GET', '/v1/pets'), await api.request('GET', '/v1/pets'), await api.request('GET', '/elsewhere')]) {
+      for (const response of [
+        await api.authed(key, 'GET', '/v1/pets'),
+        await api.request('GET', '/v1/pets'),
+        await api.request('GET', '/elsewhere'),
+      ]) {
         expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
         expect(response.headers['x-powered-by']).toBeUndefined();
       }
     });
 
     it('echoes a sane X-Request-Id and replaces anything else', async () => {
-      expect((await api.authed(key, 'GET', '/v1/pets', { headers: { 'X-Request-Id': 'trace-123.abc:9' } })).headers['x-request-id']).toBe('trace-123.abc:9');
+      expect((await api.authed(key, 'GET', '/v1/pets', { headers: { 'X-Request-Id': 'trace-123.abc:9' } })).headers['x-request-id']).toBe(
+        'trace-123.abc:9',
+      );
       const generated = (await api.authed(key, 'GET', '/v1/pets')).headers['x-request-id'];
       expect(generated).toMatch(/^[0-9a-f-]{36}$/);
       for (const insane of ['a b', 'x'.repeat(200), '<script>']) {
@@ -56,7 +62,11 @@ describe('HTTP protocol behaviour', () => {
       const response = await api.authed(key, method, '/v1/pets');
       expect(response.status).toBe(405);
       expect(response.headers['allow']).toBe('HEAD, GET, POST, OPTIONS');
-      expect(response.json).toEqual({ code: 'method_not_allowed', status: 405, message: `${method} is not allowed on /v1/pets: use HEAD, GET, POST, OPTIONS.` });
+      expect(response.json).toEqual({
+        code: 'method_not_allowed',
+        status: 405,
+        message: `${method} is not allowed on /v1/pets: use HEAD, GET, POST, OPTIONS.`,
+      });
     });
 
     it('answers 405 for POST on an animal', async () => {
@@ -79,7 +89,11 @@ describe('HTTP protocol behaviour', () => {
   describe('CORS', () => {
     it('answers a preflight from an allowed origin with no key', async () => {
       const response = await api.request('OPTIONS', '/v1/pets', {
-        headers: { Origin: 'https://shelter.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+        headers: {
+          Origin: 'https://shelter.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization, content-type',
+        },
       });
       expect(response.status).toBe(204);
       expect(response.headers).toMatchObject({
@@ -98,9 +112,13 @@ describe('HTTP protocol behaviour', () => {
     });
 
     it('gives no CORS headers to other origins', async () => {
-      const response = await api.request('OPTIONS', '/v1/pets', { headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } });
+      const response = await api.request('OPTIONS', '/v1/pets', {
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+      });
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
-      expect((await api.authed(key, 'GET', '/v1/pets', { headers: { Origin: 'https://evil.example' } })).headers['access-control-allow-origin']).toBeUndefined();
+      expect(
+        (await api.authed(key, 'GET', '/v1/pets', { headers: { Origin: 'https://evil.example' } })).headers['access-control-allow-origin'],
+      ).toBeUndefined();
     });
   });
 

@@ -28,7 +28,11 @@ describe('GET /v1/rate_limit', () => {
         ],
         bannedUntil: null,
       });
-      expect(usage.headers).toMatchObject({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': String(unix('2026-06-01T12:01:00Z')) });
+      expect(usage.headers).toMatchObject({
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '58',
+        'x-ratelimit-reset': String(unix('2026-06-01T12:01:00Z')),
+      });
     }
     expect((await api.authed(key, 'GET', '/v1/pets')).headers['x-ratelimit-remaining']).toBe('57');
   });
@@ -40,7 +44,13 @@ describe('GET /v1/rate_limit', () => {
     expect((await api.authed(key, 'GET', '/v1/pets')).json).toMatchObject({ code: 'key_banned' });
     const usage = await api.authed(key, 'GET', '/v1/rate_limit');
     expect(usage.status).toBe(200);
-    expect(usage.json).toMatchObject({ windows: [{ name: 'minute', used: 1, remaining: 0 }, { name: 'day', used: 1 }], bannedUntil: unix('2026-06-01T12:15:15Z') });
+    expect(usage.json).toMatchObject({
+      windows: [
+        { name: 'minute', used: 1, remaining: 0 },
+        { name: 'day', used: 1 },
+      ],
+      bannedUntil: unix('2026-06-01T12:15:15Z'),
+    });
     expect(usage.headers).toMatchObject({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(unix('2026-06-01T12:15:15Z')) });
   });
 

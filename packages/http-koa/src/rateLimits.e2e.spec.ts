@@ -55,7 +55,11 @@ describe('rate limits over HTTP', () => {
     expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(429);
     api.clock.set('2026-06-01T12:01:00Z');
     const fourth = await api.authed(key, 'GET', '/v1/pets');
-    expect(fourth.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': unix('2026-06-02T00:00:00Z') });
+    expect(fourth.headers).toMatchObject({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '1',
+      'x-ratelimit-reset': unix('2026-06-02T00:00:00Z'),
+    });
   });
 
   it('bans a key that keeps calling after a 429, for 15 minutes, then lets it back', async () => {
@@ -95,7 +99,9 @@ describe('rate limits over HTTP', () => {
     ];
     expect(responses.map((r) => r.status)).toEqual([200, 200, 201, 400, 400, 415, 200, 404, 405, 404, 200, 401]);
     for (const response of responses) {
-      expect(Object.keys(response.headers)).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit']));
+      expect(Object.keys(response.headers)).toEqual(
+        expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit']),
+      );
     }
   });
 });

@@ -4,7 +4,12 @@ import fastJson from 'fast-json-stringify';
 const petSchema = {
   type: 'object' as const,
   required: ['id', 'name', 'categoryId', 'status'],
-  properties: { id: { type: 'integer' as const }, name: { type: 'string' as const }, categoryId: { type: 'integer' as const }, status: { type: 'string' as const } },
+  properties: {
+    id: { type: 'integer' as const },
+    name: { type: 'string' as const },
+    categoryId: { type: 'integer' as const },
+    status: { type: 'string' as const },
+  },
 };
 
 /** Response bodies compiled once from their schema: about 1.5 times faster than JSON.stringify on a page of pets. */

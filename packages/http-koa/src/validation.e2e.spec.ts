@@ -78,7 +78,10 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
     });
 
     it('rejects a categoryId beyond 2^53-1, which JSON would otherwise round', async () => {
-      const response = await api.authed(key, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":9007199254740993}', headers: { 'Content-Type': 'application/json' } });
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: '{"name":"Rex","categoryId":9007199254740993}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(response.json).toMatchObject({ code: 'validation_error', details: [{ field: 'categoryId' }] });
     });
 
@@ -109,7 +112,10 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
     it.each(['4.9999999999999999', '1.0000000000000001', '9007199254740991.4', '1.0', '1e0', '10E-1', '0.5e1'])(
       'rejects categoryId %s: a fraction or exponent is never rounded into an integer',
       async (literal) => {
-        const response = await api.authed(key, 'POST', '/v1/pets', { body: `{"name":"Rex","categoryId":${literal}}`, headers: { 'Content-Type': 'application/json' } });
+        const response = await api.authed(key, 'POST', '/v1/pets', {
+          body: `{"name":"Rex","categoryId":${literal}}`,
+          headers: { 'Content-Type': 'application/json' },
+        });
         expect(response.status).toBe(400);
         expect(response.json).toMatchObject({ code: 'validation_error', details: [{ field: 'categoryId' }] });
       },
@@ -120,8 +126,14 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
       ['objects', '{"":'.repeat(3000) + '1' + '}'.repeat(3000)],
       ['arrays inside the pet', `{"name":"Rex","categoryId":1,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`],
     ])('rejects deeply nested %s with 400 malformed_json, not a crash', async (_label, body) => {
-      for (const [encoding, payload] of [[undefined, body], ['gzip', gzipSync(body)]] as const) {
-        const response = await api.authed(key, 'POST', '/v1/pets', { body: payload, headers: { 'Content-Type': 'application/json', ...(encoding ? { 'Content-Encoding': encoding } : {}) } });
+      for (const [encoding, payload] of [
+        [undefined, body],
+        ['gzip', gzipSync(body)],
+      ] as const) {
+        const response = await api.authed(key, 'POST', '/v1/pets', {
+          body: payload,
+          headers: { 'Content-Type': 'application/json', ...(encoding ? { 'Content-Encoding': encoding } : {}) },
+        });
         expect(response.status).toBe(400);
         expect(response.json).toEqual({ code: 'malformed_json', status: 400, message: expect.stringContaining('nested') });
       }
@@ -129,7 +141,10 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
     });
 
     it.each(['latin1', 'ISO-8859-1', 'utf-16', 'us-ascii', '"windows-1252"'])('answers charset=%s with 415', async (charset) => {
-      const response = await api.authed(key, 'POST', '/v1/pets', { body: Buffer.from('{"name":"R\xe9x","categoryId":1}', 'latin1'), headers: { 'Content-Type': `application/json; charset=${charset}` } });
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: Buffer.from('{"name":"R\xe9x","categoryId":1}', 'latin1'),
+        headers: { 'Content-Type': `application/json; charset=${charset}` },
+      });
       expect(response.status).toBe(415);
       expect(response.json).toEqual({ code: 'unsupported_media_type', status: 415, message: expect.stringContaining('UTF-8') });
     });
@@ -163,18 +178,27 @@ describe('bad input over HTTP: a clear Error body, and nothing stored', () => {
       const declared = await api.authed(key, 'POST', '/v1/pets', { body: big, headers: { 'Content-Type': 'application/json' } });
       expect(declared.status).toBe(413);
       expect(declared.json).toEqual({ code: 'payload_too_large', status: 413, message: expect.any(String) });
-      const chunked = await api.authed(key, 'POST', '/v1/pets', { body: big, headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } });
+      const chunked = await api.authed(key, 'POST', '/v1/pets', {
+        body: big,
+        headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+      });
       expect(chunked.status).toBe(413);
     });
 
     it('applies the 16 KiB limit after decompression', async () => {
       const bomb = gzipSync(JSON.stringify({ name: 'Rex', categoryId: 1, padding: ' '.repeat(100_000) }));
-      const response = await api.authed(key, 'POST', '/v1/pets', { body: bomb, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } });
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: bomb,
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      });
       expect(response.status).toBe(413);
     });
 
     it('rejects an unknown content encoding with 415', async () => {
-      const response = await api.authed(key, 'POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1}', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'snappy' } });
+      const response = await api.authed(key, 'POST', '/v1/pets', {
+        body: '{"name":"Rex","categoryId":1}',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'snappy' },
+      });
       expect(response.status).toBe(415);
       expect(response.json).toMatchObject({ code: 'unsupported_media_type' });
     });

@@ -53,8 +53,19 @@ export class TypeOrmIdempotencyStore implements IdempotencyStore {
 
   private async claimed({ scope, key, fingerprint, now, expiresAt, staleAfter }: IdempotencyClaim): Promise<boolean> {
     if (this.postgres) {
-      const [guard] = await this.query<{ in_time: boolean; claimed: number }>(this.sql.guardedClaim, [scope, key, fingerprint, now, expiresAt, staleAfter, writeDeadline(this.dataSource)]);
-      if (!guard?.in_time) throw new ServiceUnavailableError('database', 5, { cause: new Error('PostgreSQL started the claim after its deadline: nothing was claimed') });
+      const [guard] = await this.query<{ in_time: boolean; claimed: number }>(this.sql.guardedClaim, [
+        scope,
+        key,
+        fingerprint,
+        now,
+        expiresAt,
+        staleAfter,
+        writeDeadline(this.dataSource),
+      ]);
+      if (!guard?.in_time)
+        throw new ServiceUnavailableError('database', 5, {
+          cause: new Error('PostgreSQL started the claim after its deadline: nothing was claimed'),
+        });
       return guard.claimed > 0;
     }
     // SQLite runs in this process: a statement never executes after its caller gave up. It numbers its `?`

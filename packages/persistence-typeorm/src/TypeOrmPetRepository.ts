@@ -1,4 +1,12 @@
-import { ServiceUnavailableError, type Pet, type PetDraft, type PetListRequest, type PetPage, type PetRepository, type PetStatus } from '@petstore/core';
+import {
+  ServiceUnavailableError,
+  type Pet,
+  type PetDraft,
+  type PetListRequest,
+  type PetPage,
+  type PetRepository,
+  type PetStatus,
+} from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
@@ -41,7 +49,14 @@ interface PetStatements {
  */
 function sqliteStatements(dataSource: DataSource): PetStatements {
   const text = sql(() => '?');
-  type Prepared = { db: Database; insert: Statement; findById: Statement; listAll: Statement; listByStatus: Statement; insertMany: (drafts: PetDraft[]) => number[] };
+  type Prepared = {
+    db: Database;
+    insert: Statement;
+    findById: Statement;
+    listAll: Statement;
+    listByStatus: Statement;
+    insertMany: (drafts: PetDraft[]) => number[];
+  };
   let prepared: Prepared | undefined;
   const statements = (): Prepared => {
     const db = sqliteConnectionOf(dataSource);
@@ -101,7 +116,10 @@ function postgresStatements(dataSource: DataSource): PetStatements {
   return {
     insert: async ({ name, categoryId, status }) => {
       const [row] = await rows('insert_before_deadline', text.insert, [name, categoryId, status, writeDeadline(dataSource)]);
-      if (!row) throw new ServiceUnavailableError('database', 5, { cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored') });
+      if (!row)
+        throw new ServiceUnavailableError('database', 5, {
+          cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored'),
+        });
       return row[0];
     },
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],

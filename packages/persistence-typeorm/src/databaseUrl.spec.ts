@@ -12,9 +12,14 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl(url)).toEqual(target);
   });
 
-  it.each(['', 'sqlite:', 'mysql://db/petstore', 'postgres://db', './petstore.db', 'file:petstore.db'])('rejects %p naming the variable and the accepted forms', (url) => {
-    expect(() => parseDatabaseUrl(url)).toThrow(/^DATABASE_URL ".*" is not supported: use sqlite:<path>, sqlite::memory: or postgres:\/\/user:pass@host:port\/db$/);
-  });
+  it.each(['', 'sqlite:', 'mysql://db/petstore', 'postgres://db', './petstore.db', 'file:petstore.db'])(
+    'rejects %p naming the variable and the accepted forms',
+    (url) => {
+      expect(() => parseDatabaseUrl(url)).toThrow(
+        /^DATABASE_URL ".*" is not supported: use sqlite:<path>, sqlite::memory: or postgres:\/\/user:pass@host:port\/db$/,
+      );
+    },
+  );
 
   it('never repeats a password', () => {
     expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).toThrow('DATABASE_URL "mysql://admin:***@db/x"');
@@ -22,7 +27,9 @@ describe('parseDatabaseUrl', () => {
     expect(redact('postgres://u:p@ss@h:1/d')).toBe('postgres://u:***@h:1/d');
     expect(redact('redis://:secret@cache:6379')).toBe('redis://:***@cache:6379');
     expect(redact('redis://tokenonly@cache:6379')).toBe('redis://***@cache:6379');
-    expect(redact('connect failed for postgres://u:secret@db/x: timeout')).toBe('connect failed for postgres://***@db/x: timeout'.replace('***', 'u:***'));
+    expect(redact('connect failed for postgres://u:secret@db/x: timeout')).toBe(
+      'connect failed for postgres://***@db/x: timeout'.replace('***', 'u:***'),
+    );
     expect(redact('sqlite:./data/petstore.db')).toBe('sqlite:./data/petstore.db');
   });
 });

@@ -1,6 +1,4 @@
-export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string };
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
 
 export const DATABASE_URL_FORMS = 'sqlite:<path>, sqlite::memory: or postgres://user:pass@host:port/db';
 

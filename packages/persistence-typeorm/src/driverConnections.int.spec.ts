@@ -29,7 +29,12 @@ describeWithPostgres('the pg pool behind TypeORM', (postgres) => {
     expect(() => postgresPoolOf(dataSource)).toThrow('driver.master');
     await dataSource.initialize();
     try {
-      const result = await postgresPoolOf(dataSource).query({ name: 'driver_check', text: 'SELECT $1::int + 1 AS answer', values: [41], rowMode: 'array' });
+      const result = await postgresPoolOf(dataSource).query({
+        name: 'driver_check',
+        text: 'SELECT $1::int + 1 AS answer',
+        values: [41],
+        rowMode: 'array',
+      });
       expect(result.rows).toEqual([[42]]);
     } finally {
       await dataSource.destroy();

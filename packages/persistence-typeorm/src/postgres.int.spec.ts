@@ -61,7 +61,9 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
 
     it('refuses loudly an id beyond 2^53-1 instead of losing precision', async () => {
       await emptied();
-      await dataSource.query(`INSERT INTO "pets" ("id", "name", "category_id", "status") OVERRIDING SYSTEM VALUE VALUES (9007199254740993, 'big', 1, 'sold')`);
+      await dataSource.query(
+        `INSERT INTO "pets" ("id", "name", "category_id", "status") OVERRIDING SYSTEM VALUE VALUES (9007199254740993, 'big', 1, 'sold')`,
+      );
       await expect(new TypeOrmPetRepository(dataSource).list({ limit: 5 })).rejects.toThrow('database integer 9007199254740993 is beyond 2^53-1');
     });
 
@@ -73,7 +75,10 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       await dataSource.query('ANALYZE "pets"');
       const plan = async (sql: string, parameters: unknown[]) =>
         (await dataSource.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, parameters)).map((r) => r['QUERY PLAN']).join('\n');
-      const byStatus = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`, ['sold', 15000, 21]);
+      const byStatus = await plan(
+        `SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`,
+        ['sold', 15000, 21],
+      );
       expect(byStatus).toMatch(/Index (Only )?Scan using idx_pets_status_id on pets/);
       expect(byStatus).not.toMatch(/Seq Scan|Sort/);
       const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > $1 ORDER BY "id" LIMIT $2`, [15000, 21]);
@@ -97,7 +102,14 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       const rex = await pets.create(aPetDraft({ name: 'before' }));
       const claim = () => {
         const now = Date.now();
-        return idempotency.claim({ scope: 'key_stall', key: 'retry-me', fingerprint: 'f', now, expiresAt: now + 86_400_000, staleAfter: now - 60_000 });
+        return idempotency.claim({
+          scope: 'key_stall',
+          key: 'retry-me',
+          fingerprint: 'f',
+          now,
+          expiresAt: now + 86_400_000,
+          staleAfter: now - 60_000,
+        });
       };
       server().freeze();
       let stalled: PromiseSettledResult<unknown>[];
@@ -106,7 +118,9 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       } finally {
         server().thaw();
       }
-      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(Array(6).fill('service_unavailable'));
+      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(
+        Array(6).fill('service_unavailable'),
+      );
       // Whatever the server does with the statements queued while it was stopped, none of them may take effect.
       // Asserting an absence: wait until PostgreSQL has run (and refused) every statement queued while it was stopped.
       const othersBusy = `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`;

@@ -61,7 +61,11 @@ describe('SQLite file', () => {
   it('runs migrations on an empty database, then finds nothing left to do', async () => {
     const dataSource = createDataSource(`sqlite:${newFile()}`);
     await dataSource.initialize();
-    expect(await migrate(dataSource)).toEqual(['InitialSchema1763769600000', 'CreateIdempotencyKeys1763856000000', 'CoveringStatusIndex1763942400000']);
+    expect(await migrate(dataSource)).toEqual([
+      'InitialSchema1763769600000',
+      'CreateIdempotencyKeys1763856000000',
+      'CoveringStatusIndex1763942400000',
+    ]);
     expect(await migrate(dataSource)).toEqual([]);
     await dataSource.destroy();
   });
@@ -89,7 +93,9 @@ describe('SQLite file', () => {
   it('serves listing from the indexes: the covering (status, id) index and the primary key, no table sort', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
     const plan = async (sql: string) => (await dataSource.query<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${sql}`)).map((r) => r.detail).join(' | ');
-    const byStatus = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT 21`);
+    const byStatus = await plan(
+      `SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT 21`,
+    );
     expect(byStatus).toMatch(/SEARCH pets USING COVERING INDEX idx_pets_status_id \(status=\? AND (id|rowid)>\?\)/);
     expect(byStatus).not.toMatch(/TEMP B-TREE/);
     const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > 5 ORDER BY "id" LIMIT 21`);
@@ -104,7 +110,9 @@ describe('SQLite file', () => {
     locker.exec('BEGIN EXCLUSIVE');
     try {
       await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
-      await expect(new TypeOrmKeyStore(dataSource).create(anApiKey(), hashApiKeySecret('locked'))).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(new TypeOrmKeyStore(dataSource).create(anApiKey(), hashApiKeySecret('locked'))).rejects.toMatchObject({
+        code: 'service_unavailable',
+      });
       expect(await new TypeOrmPetRepository(dataSource).list({ limit: 1 })).toEqual({ pets: [] });
     } finally {
       locker.exec('ROLLBACK');

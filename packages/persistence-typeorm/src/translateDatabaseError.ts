@@ -5,7 +5,8 @@ const TRANSIENT_SQLITE = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|READONLY|FULL|NOTA
 // statement timeout), 58 system error; plus lock timeout, serialization failure and deadlock.
 const TRANSIENT_POSTGRES = /^(08|53|57|58)|^(55P03|40001|40P01)$/;
 const TRANSIENT_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
-const TRANSIENT_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|not connected|Connection is not established|connection is not open/i;
+const TRANSIENT_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|connection error|not connected|Connection is not established|connection is not open/i;
 
 function codeOf(error: unknown): string {
   const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };

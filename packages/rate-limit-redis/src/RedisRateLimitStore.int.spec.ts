@@ -21,8 +21,18 @@ describeWithRedis('on Redis', (redis) => {
     it('lets its keys expire with their window: nothing is kept forever', async () => {
       const store = new RedisRateLimitStore(client, 'ttl-check');
       const now = Date.now();
-      await store.consume({ subject: 'key:ttl', now, windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }], ban: { strikes: 10, durationSeconds: 900 } });
-      await store.consume({ subject: 'key:ttl', now, windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }], ban: { strikes: 10, durationSeconds: 900 } });
+      await store.consume({
+        subject: 'key:ttl',
+        now,
+        windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }],
+        ban: { strikes: 10, durationSeconds: 900 },
+      });
+      await store.consume({
+        subject: 'key:ttl',
+        now,
+        windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }],
+        ban: { strikes: 10, durationSeconds: 900 },
+      });
       const keys = await client.keys('ttl-check:*');
       expect(keys.sort()).toEqual([`ttl-check:{key:ttl}:ban`, `ttl-check:{key:ttl}:minute:${now - 1000}`]);
       for (const key of keys) {
@@ -35,7 +45,12 @@ describeWithRedis('on Redis', (redis) => {
     it('fails closed with service_unavailable while Redis is down, and recovers by itself', async () => {
       const store = new RedisRateLimitStore(client);
       const consume = () =>
-        store.consume({ subject: `key:outage-${Date.now()}`, now: Date.now(), windows: [{ name: 'minute', start: 0, resetAt: Date.now() + 60_000, limit: 5 }], ban: { strikes: 10, durationSeconds: 900 } });
+        store.consume({
+          subject: `key:outage-${Date.now()}`,
+          now: Date.now(),
+          windows: [{ name: 'minute', start: 0, resetAt: Date.now() + 60_000, limit: 5 }],
+          ban: { strikes: 10, durationSeconds: 900 },
+        });
       expect((await consume()).outcome).toBe('admitted');
       await redis().pause();
       const started = Date.now();
@@ -52,7 +67,12 @@ describeWithRedis('on Redis', (redis) => {
       const subject = `key:stall-${Date.now()}`;
       const request = () => {
         const now = Date.now();
-        return store.consume({ subject, now, windows: [{ name: 'day', start: 0, resetAt: now + 3_600_000, limit: 3 }], ban: { strikes: 2, durationSeconds: 900 } });
+        return store.consume({
+          subject,
+          now,
+          windows: [{ name: 'day', start: 0, resetAt: now + 3_600_000, limit: 3 }],
+          ban: { strikes: 2, durationSeconds: 900 },
+        });
       };
       expect((await request()).counts).toEqual([1]);
       redis().freeze();
@@ -63,7 +83,9 @@ describeWithRedis('on Redis', (redis) => {
       } finally {
         redis().thaw();
       }
-      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(Array(6).fill('service_unavailable'));
+      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(
+        Array(6).fill('service_unavailable'),
+      );
       // As if the stalled requests had never been made: two left of three, no strike, no ban.
       expect(await request()).toEqual({ outcome: 'admitted', counts: [2] });
       expect(await client.hgetall(`stall-check:{${subject}}:ban`)).toEqual({});

@@ -63,7 +63,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     const [outcome, instant, ...counts] = reply;
     switch (outcome) {
       case 'late':
-        throw new ServiceUnavailableError('rate-limit store', 5, { cause: new Error('Redis started the script after its deadline: nothing was counted') });
+        throw new ServiceUnavailableError('rate-limit store', 5, {
+          cause: new Error('Redis started the script after its deadline: nothing was counted'),
+        });
       case 'admitted':
         return { outcome, counts };
       case 'rejected':

@@ -16,7 +16,11 @@ export interface ServerProcess extends LaunchedProcess {
 
 /** Starts the built server on a free port (PORT=0) with the given environment and waits until it listens. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const launched = await launchNodeProcess(SERVER_ENTRY, { env: { PORT: '0', LOG_LEVEL: 'info', ...env }, readyWhen: /Pet store listening on (\S+)/, timeoutMs });
+  const launched = await launchNodeProcess(SERVER_ENTRY, {
+    env: { PORT: '0', LOG_LEVEL: 'info', ...env },
+    readyWhen: /Pet store listening on (\S+)/,
+    timeoutMs,
+  });
   return { ...launched, url: launched.ready[1]!, firstRunKey: /^\s+(pst_[A-Za-z0-9_-]{43})$/m.exec(launched.output())?.[1] ?? null };
 }
 
@@ -25,7 +29,10 @@ export const runCli = (args: string[], env: Record<string, string>): Promise<Pro
 
 /** Issues an Enterprise key through the CLI whose limits never get in the way, and returns its secret. */
 export async function issueUnlimitedKey(databaseUrl: string): Promise<string> {
-  const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--name', 'unlimited', '--per-minute', '1000000000', '--per-day', '1000000000000'], { DATABASE_URL: databaseUrl });
+  const created = await runCli(
+    ['keys', 'create', '--plan', 'enterprise', '--name', 'unlimited', '--per-minute', '1000000000', '--per-day', '1000000000000'],
+    { DATABASE_URL: databaseUrl },
+  );
   if (created.code !== 0) throw new Error(`petstore keys create failed: ${created.stderr}`);
   return created.stdout.trim();
 }

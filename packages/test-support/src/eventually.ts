@@ -11,7 +11,10 @@ type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
  * Calls `condition` until it returns a truthy value (which is returned) without throwing, or the time is up (the
  * last error, or a timeout error, is thrown). Tests wait for what they need to see, never for a fixed time.
  */
-export async function eventually<T>(condition: () => T | Promise<T>, { timeoutMs = 10_000, intervalMs = 50 }: EventuallyOptions = {}): Promise<Truthy<T>> {
+export async function eventually<T>(
+  condition: () => T | Promise<T>,
+  { timeoutMs = 10_000, intervalMs = 50 }: EventuallyOptions = {},
+): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     let failure: unknown;

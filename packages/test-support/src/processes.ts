@@ -27,7 +27,10 @@ export interface LaunchedProcess {
 const processEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv => ({ PATH: process.env['PATH'], HOME: process.env['HOME'], ...env });
 
 /** Starts a Node.js program and waits until its output says it is ready. */
-export async function launchNodeProcess(entry: string, { args = [], env, readyWhen, timeoutMs = 30_000, stdout = 'pipe' }: LaunchOptions): Promise<LaunchedProcess> {
+export async function launchNodeProcess(
+  entry: string,
+  { args = [], env, readyWhen, timeoutMs = 30_000, stdout = 'pipe' }: LaunchOptions,
+): Promise<LaunchedProcess> {
   const child = spawn(process.execPath, [entry, ...args], { env: processEnv(env), stdio: ['ignore', stdout, 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -45,7 +45,9 @@ export async function startRedis(): Promise<RunningRedis | null> {
   const port = await freePort();
   let child: ChildProcess;
   const start = async () => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+      stdio: 'ignore',
+    });
     await waitForPort(port, child);
   };
   const pause = async () => {

@@ -29,25 +29,38 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     expect(created).toEqual({ code: 0, out: expect.stringMatching(/^pst_[A-Za-z0-9_-]{43}$/), err: expect.stringContaining('on the pro plan') });
     const listed = await run('keys', 'list');
     expect(listed.code).toBe(0);
-    expect(listed.out).toMatch(/^ID\s+NAME\s+PLAN\s+PER-MINUTE\s+PER-DAY\s+CREATED\s+REVOKED\nkey_[0-9a-f]{16}\s+shelter north\s+pro\s+300\s+10000\s+\S+Z\s+-$/);
+    expect(listed.out).toMatch(
+      /^ID\s+NAME\s+PLAN\s+PER-MINUTE\s+PER-DAY\s+CREATED\s+REVOKED\nkey_[0-9a-f]{16}\s+shelter north\s+pro\s+300\s+10000\s+\S+Z\s+-$/,
+    );
     expect(listed.out).not.toContain(created.out);
   });
 
   it('requires both custom limits for enterprise, and refuses them elsewhere', async () => {
     expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '5000', '--per-day', '1000000')).toMatchObject({ code: 0 });
-    expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '5000')).toEqual({ code: 1, out: '', err: 'error: --per-day is required for enterprise keys and must be a positive integer' });
+    expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '5000')).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: --per-day is required for enterprise keys and must be a positive integer',
+    });
     expect(await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '10', '--per-day', '5')).toEqual({
       code: 1,
       out: '',
       err: 'error: --per-minute (10) must not exceed --per-day (5): a day holds every minute',
     });
-    expect(await run('keys', 'create', '--plan', 'free', '--per-minute', '5')).toMatchObject({ code: 1, err: expect.stringContaining('enterprise plan only') });
+    expect(await run('keys', 'create', '--plan', 'free', '--per-minute', '5')).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('enterprise plan only'),
+    });
     const listed = await run('keys', 'list', '--json');
     expect(JSON.parse(listed.out)).toEqual([expect.objectContaining({ plan: 'enterprise', customLimits: { perMinute: 5000, perDay: 1000000 } })]);
   });
 
   it('refuses a bad plan with exit code 1', async () => {
-    expect(await run('keys', 'create', '--plan', 'gold')).toEqual({ code: 1, out: '', err: 'error: --plan must be one of free, pro, business, enterprise' });
+    expect(await run('keys', 'create', '--plan', 'gold')).toEqual({
+      code: 1,
+      out: '',
+      err: 'error: --plan must be one of free, pro, business, enterprise',
+    });
   });
 
   it.each([
@@ -65,7 +78,10 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
   it('lists the limits in force for every key: those of its plan, or its custom ones', async () => {
     for (const plan of ['free', 'pro', 'business']) await run('keys', 'create', '--plan', plan);
     await run('keys', 'create', '--plan', 'enterprise', '--per-minute', '7', '--per-day', '700');
-    const rows = (await run('keys', 'list')).out.split('\n').slice(1).map((line) => line.split(/\s{2,}/).slice(2, 5));
+    const rows = (await run('keys', 'list')).out
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s{2,}/).slice(2, 5));
     expect(rows).toEqual([
       ['free', '60', '1000'],
       ['pro', '300', '10000'],
@@ -74,15 +90,21 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     ]);
   });
 
-  it.each([[['--help']], [['keys', '--help']], [['keys', 'create', '--help']], [['keys', 'list', '-h']], [['keys', 'revoke', '--help']], [['keys', 'rotate', '--help']], [['keys', 'usage', '--help']], [['migrate', '--help']]])(
-    'answers %j with its help and exit code 0, touching no database',
-    async (argv) => {
-      env = { DATABASE_URL: 'mysql://not/even/valid' };
-      const result = await run(...argv);
-      expect(result).toMatchObject({ code: 0, err: '' });
-      expect(result.out).toContain(argv[0] === '--help' ? 'Usage:' : `petstore ${argv.filter((a) => !a.startsWith('-')).join(' ')}`);
-    },
-  );
+  it.each([
+    [['--help']],
+    [['keys', '--help']],
+    [['keys', 'create', '--help']],
+    [['keys', 'list', '-h']],
+    [['keys', 'revoke', '--help']],
+    [['keys', 'rotate', '--help']],
+    [['keys', 'usage', '--help']],
+    [['migrate', '--help']],
+  ])('answers %j with its help and exit code 0, touching no database', async (argv) => {
+    env = { DATABASE_URL: 'mysql://not/even/valid' };
+    const result = await run(...argv);
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).toContain(argv[0] === '--help' ? 'Usage:' : `petstore ${argv.filter((a) => !a.startsWith('-')).join(' ')}`);
+  });
 
   it('revokes and rotates by id, and says so clearly for an unknown id', async () => {
     await run('keys', 'create', '--plan', 'free');
@@ -90,7 +112,11 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     const rotated = await run('keys', 'rotate', id);
     expect(rotated).toMatchObject({ code: 0, out: expect.stringMatching(/^pst_/), err: expect.stringContaining('the old secret no longer works') });
     expect(await run('keys', 'revoke', id)).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^Revoked ${id} at \\S+Z\\.$`)) });
-    expect(await run('keys', 'revoke', id)).toMatchObject({ code: 1, out: '', err: expect.stringMatching(new RegExp(`^error: ${id} was already revoked at \\S+Z; nothing changed\\.$`)) });
+    expect(await run('keys', 'revoke', id)).toMatchObject({
+      code: 1,
+      out: '',
+      err: expect.stringMatching(new RegExp(`^error: ${id} was already revoked at \\S+Z; nothing changed\\.$`)),
+    });
     expect((await run('keys', 'list')).out).toMatch(new RegExp(`${id}.*Z\\s+\\S+Z$`, 'm'));
     expect(await run('keys', 'revoke', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
     expect(await run('keys', 'rotate', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
@@ -121,7 +147,11 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
     const usage = await run('keys', 'usage', id);
     expect(usage.code).toBe(0);
-    expect(usage.out).toMatch(new RegExp(`^${id} on the free plan\nWINDOW +LIMIT +USED +REMAINING +RESET\nminute +60 +0 +60 +\\S+:00Z\nday +1000 +0 +1000 +\\S+T00:00:00Z\nNot banned\\.$`));
+    expect(usage.out).toMatch(
+      new RegExp(
+        `^${id} on the free plan\nWINDOW +LIMIT +USED +REMAINING +RESET\nminute +60 +0 +60 +\\S+:00Z\nday +1000 +0 +1000 +\\S+T00:00:00Z\nNot banned\\.$`,
+      ),
+    );
     expect(usage.err).toContain('REDIS_URL is not set');
     expect(JSON.parse((await run('keys', 'usage', id, '--json')).out)).toEqual({
       keyId: id,

@@ -76,7 +76,14 @@ function keyTable(keys: ApiKey[]): string {
   ]);
   const header = ['ID', 'NAME', 'PLAN', 'PER-MINUTE', 'PER-DAY', 'CREATED', 'REVOKED'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const isoSeconds = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
@@ -85,7 +92,12 @@ function usageTable(usage: RateLimitUsage): string {
   const header = ['WINDOW', 'LIMIT', 'USED', 'REMAINING', 'RESET'];
   const rows = usage.windows.map((w) => [w.name, String(w.limit), String(w.used), String(w.remaining), isoSeconds(w.reset)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const table = [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  const table = [header, ...rows].map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
   const ban = usage.bannedUntil === null ? 'Not banned.' : `Banned until ${isoSeconds(usage.bannedUntil)}.`;
   return [`${usage.keyId} on the ${usage.plan} plan`, ...table, ban].join('\n');
 }
@@ -108,7 +120,8 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       return group === undefined ? 2 : 0;
     }
     if (argv.includes('--help') || argv.includes('-h')) {
-      const topic = group === 'migrate' ? 'migrate' : group === 'keys' && command !== undefined && command in HELP ? (command as keyof typeof HELP) : null;
+      const topic =
+        group === 'migrate' ? 'migrate' : group === 'keys' && command !== undefined && command in HELP ? (command as keyof typeof HELP) : null;
       io.out(topic ? HELP[topic] : USAGE);
       return group === 'keys' || group === 'migrate' ? 0 : 2;
     }
@@ -132,7 +145,9 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         });
         if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
         if (values.plan === undefined) throw new UsageError('keys create needs --plan free|pro|business|enterprise');
-        const issued = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({
+        const issued = await (
+          await container.getAsync(TOKENS.PetStore)
+        ).issueApiKey.execute({
           plan: values.plan,
           name: values.name,
           perMinute: limitFlag('--per-minute', values['per-minute']),
@@ -169,11 +184,17 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         if (config.redisUrl === null) {
           io.err('warning: REDIS_URL is not set: without Redis each server counts in its own memory, which this command cannot see.');
         }
-        io.out(values.json ? JSON.stringify({ keyId: usage.keyId, plan: usage.plan, windows: usage.windows, bannedUntil: usage.bannedUntil }, null, 2) : usageTable(usage));
+        io.out(
+          values.json
+            ? JSON.stringify({ keyId: usage.keyId, plan: usage.plan, windows: usage.windows, bannedUntil: usage.bannedUntil }, null, 2)
+            : usageTable(usage),
+        );
         return 0;
       }
       default:
-        throw new UsageError(command === undefined ? 'keys needs a command: create, list, revoke, rotate or usage' : `unknown keys command "${command}"`);
+        throw new UsageError(
+          command === undefined ? 'keys needs a command: create, list, revoke, rotate or usage' : `unknown keys command "${command}"`,
+        );
     }
   } catch (error) {
     if (error instanceof UsageError || String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {

@@ -11,11 +11,16 @@ export const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /** POST /v1/pets with a JSON body. */
 export function postPet(server: ServerProcess, key: string, name: string): Promise<Response> {
-  return fetch(`${server.url}/pets`, { method: 'POST', headers: { ...auth(key), 'Content-Type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) });
+  return fetch(`${server.url}/pets`, {
+    method: 'POST',
+    headers: { ...auth(key), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
 }
 
 /** Every pet the server has, following the `Link: rel="next"` pages. */
-export const listAllPets = (server: ServerProcess, key: string): Promise<StoredPet[]> => fetchAllPages<StoredPet>(`${server.url}/pets?limit=100`, auth(key));
+export const listAllPets = (server: ServerProcess, key: string): Promise<StoredPet[]> =>
+  fetchAllPages<StoredPet>(`${server.url}/pets?limit=100`, auth(key));
 
 export interface LimitedAnswer {
   status: number;

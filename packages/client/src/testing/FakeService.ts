@@ -65,7 +65,12 @@ export class FakeService {
   }
 
   readonly fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
-    const entry: LoggedRequest = { sentAtMs: Date.now(), method: init.method ?? 'GET', url: new URL(String(input)), headers: new Headers(init.headers) };
+    const entry: LoggedRequest = {
+      sentAtMs: Date.now(),
+      method: init.method ?? 'GET',
+      url: new URL(String(input)),
+      headers: new Headers(init.headers),
+    };
     this.log.push(entry);
     await this.delay(init.signal);
     const failure = this.failures.shift();
@@ -74,7 +79,10 @@ export class FakeService {
       await new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
     }
     // A proxy in front of the service: its own page, no rate-limit headers.
-    const response = failure === 'bad_gateway' ? new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } }) : this.answer(entry, init, failure);
+    const response =
+      failure === 'bad_gateway'
+        ? new Response('<html>502 Bad Gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } })
+        : this.answer(entry, init, failure);
     entry.status = response.status;
     entry.answeredAtMs = Date.now();
     if (failure === 'lose_answer') throw new TypeError('socket hang up');
@@ -103,7 +111,11 @@ export class FakeService {
     const now = Date.now();
     this.roll(now);
     const resetMs = (this.window + 1) * 60_000;
-    const headers = new Headers({ 'Content-Type': 'application/json', Date: new Date(now).toUTCString(), 'X-Request-Id': entry.headers.get('X-Request-Id') ?? 'none' });
+    const headers = new Headers({
+      'Content-Type': 'application/json',
+      Date: new Date(now).toUTCString(),
+      'X-Request-Id': entry.headers.get('X-Request-Id') ?? 'none',
+    });
     const rateLimitHeaders = () => {
       const remaining = Math.max(0, this.options.perMinute - this.used);
       headers.set('X-RateLimit-Limit', String(this.options.perMinute));
@@ -141,7 +153,12 @@ export class FakeService {
     return this.route(entry, init, headers, error);
   }
 
-  private route(entry: LoggedRequest, init: RequestInit, headers: Headers, error: (status: number, code: string, message: string, retryAfter?: number, details?: unknown) => Response): Response {
+  private route(
+    entry: LoggedRequest,
+    init: RequestInit,
+    headers: Headers,
+    error: (status: number, code: string, message: string, retryAfter?: number, details?: unknown) => Response,
+  ): Response {
     const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers });
     const { pathname, searchParams } = entry.url;
     if (entry.method === 'POST' && pathname === '/v1/pets') {

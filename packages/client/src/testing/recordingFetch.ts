@@ -32,7 +32,12 @@ export function recordingFetch(): { fetch: typeof fetch; exchanges: Exchange[] }
  * Requests sent after a 429 had been received and before its Retry-After had passed. `slackMs`: how long after
  * the recorded answer the client may still not know it (a real clock ticks between the two; fake time does not).
  */
-export function sentInsideRetryAfter<T extends { sentAtMs: number; answeredAtMs?: number; status?: number; retryAfter?: number }>(exchanges: T[], slackMs = 0): T[] {
+export function sentInsideRetryAfter<T extends { sentAtMs: number; answeredAtMs?: number; status?: number; retryAfter?: number }>(
+  exchanges: T[],
+  slackMs = 0,
+): T[] {
   const rejections = exchanges.filter((e) => e.status === 429);
-  return exchanges.filter((e) => rejections.some((r) => e.sentAtMs >= r.answeredAtMs! + slackMs && e.sentAtMs < r.answeredAtMs! + r.retryAfter! * 1000));
+  return exchanges.filter((e) =>
+    rejections.some((r) => e.sentAtMs >= r.answeredAtMs! + slackMs && e.sentAtMs < r.answeredAtMs! + r.retryAfter! * 1000),
+  );
 }

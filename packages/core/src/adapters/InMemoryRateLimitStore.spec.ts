@@ -8,7 +8,8 @@ describe('InMemoryRateLimitStore', () => {
   it('tracks at most maxSubjects subjects whatever clients send: a new subject beyond the bound waits for the window, fail closed', async () => {
     const store = new InMemoryRateLimitStore({ maxSubjects: 100 });
     const now = Date.parse('2026-06-01T12:00:10Z');
-    for (let i = 0; i < 100; i++) expect((await store.consume({ subject: `address:10.0.0.${i}`, now, windows: minute(now), ban })).outcome).toBe('admitted');
+    for (let i = 0; i < 100; i++)
+      expect((await store.consume({ subject: `address:10.0.0.${i}`, now, windows: minute(now), ban })).outcome).toBe('admitted');
     const overflow = await store.consume({ subject: 'address:203.0.113.1', now, windows: minute(now), ban });
     expect(overflow).toEqual({ outcome: 'rejected', counts: [5], retryAt: Date.parse('2026-06-01T12:01:00Z') });
     // Known subjects are still counted exactly.

@@ -65,9 +65,7 @@ export class InMemoryRateLimitStore implements RateLimitStore {
 
     const retryAt = Math.max(...full.map((w) => w.resetAt));
     const next: Strikes =
-      record && record.strikeUntil > now
-        ? { ...record, strikes: record.strikes + 1 }
-        : { strikes: 0, strikeUntil: retryAt, bannedUntil: 0 };
+      record && record.strikeUntil > now ? { ...record, strikes: record.strikes + 1 } : { strikes: 0, strikeUntil: retryAt, bannedUntil: 0 };
     if (next.strikes >= ban.strikes) {
       const bannedUntil = now + ban.durationSeconds * 1000;
       this.strikes.set(subject, { strikes: 0, strikeUntil: 0, bannedUntil });

@@ -4,7 +4,10 @@ import { DomainError } from './DomainError.js';
 export class KeyBannedError extends DomainError {
   readonly code = 'key_banned' as const;
 
-  constructor(readonly retryAfter: number, readonly state: RateLimitState) {
+  constructor(
+    readonly retryAfter: number,
+    readonly state: RateLimitState,
+  ) {
     super(
       `Too many requests after a rate-limit rejection: temporarily banned for ${retryAfter} more second${retryAfter === 1 ? '' : 's'}. Use exponential backoff.`,
     );

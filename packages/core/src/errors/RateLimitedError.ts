@@ -5,7 +5,10 @@ export class RateLimitedError extends DomainError {
   readonly code = 'rate_limited' as const;
 
   /** `retryAfter` is in whole seconds; `state` describes the windows as rate-limit headers show them. */
-  constructor(readonly retryAfter: number, readonly state: RateLimitState) {
+  constructor(
+    readonly retryAfter: number,
+    readonly state: RateLimitState,
+  ) {
     super(`Rate limit exceeded: retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`);
   }
 }

@@ -11,9 +11,7 @@ export class UnauthorizedError extends DomainError {
 
   constructor(readonly reason: UnauthorizedReason) {
     super(
-      reason === 'missing'
-        ? 'An API key is required: send it as "Authorization: Bearer <API_KEY>".'
-        : 'The API key is invalid or has been revoked.',
+      reason === 'missing' ? 'An API key is required: send it as "Authorization: Bearer <API_KEY>".' : 'The API key is invalid or has been revoked.',
     );
   }
 }

@@ -10,7 +10,10 @@ import type { PetStatus } from './PetStatus.js';
 const VERSION = 'c1';
 
 function checksum(after: number, status: PetStatus | undefined): string {
-  return createHash('sha256').update(`petstore-cursor|${VERSION}|${after}|${status ?? ''}`).digest('base64url').slice(0, 12);
+  return createHash('sha256')
+    .update(`petstore-cursor|${VERSION}|${after}|${status ?? ''}`)
+    .digest('base64url')
+    .slice(0, 12);
 }
 
 export function encodePetCursor(after: number, status: PetStatus | undefined): string {

@@ -40,7 +40,9 @@ describe('parseNewPet', () => {
     ['Rex\u2028Max', 'line or paragraph separators'],
     ['Rex\u2029', 'line or paragraph separators'],
   ])('rejects the name %j (no %s character allowed / required)', (name, words) => {
-    expect(problemsOf({ name: JSON.parse(`"${name}"`) as string, categoryId: 1 })).toEqual([{ field: 'name', message: expect.stringContaining(words) }]);
+    expect(problemsOf({ name: JSON.parse(`"${name}"`) as string, categoryId: 1 })).toEqual([
+      { field: 'name', message: expect.stringContaining(words) },
+    ]);
   });
 
   it('keeps names with invisible characters around visible ones, such as a joiner inside an emoji', () => {

@@ -29,7 +29,13 @@ const DoesNotMatch = (pattern: RegExp, message: string) =>
   ValidateBy({ name: 'doesNotMatch', validator: { validate: (value) => typeof value === 'string' && !pattern.test(value) } }, { message });
 
 const HasGraphemesBetween = (min: number, max: number, message: string) =>
-  ValidateBy({ name: 'hasGraphemesBetween', validator: { validate: (value) => typeof value === 'string' && graphemeCount(value) >= min && graphemeCount(value) <= max } }, { message });
+  ValidateBy(
+    {
+      name: 'hasGraphemesBetween',
+      validator: { validate: (value) => typeof value === 'string' && graphemeCount(value) >= min && graphemeCount(value) <= max },
+    },
+    { message },
+  );
 
 /**
  * The source text of the body's top-level number values, by field, when the transport has it: JSON.parse turns

@@ -22,6 +22,8 @@ describe('parsePetId', () => {
   });
 
   it.each(['abc', '1.5', '-1', '', ' 1', '1e3', '0x10', 1.5, null])('rejects %p as not a decimal integer', (value) => {
-    expect(() => parsePetId(value)).toThrow(expect.objectContaining({ code: 'validation_error', details: [{ field: 'petId', message: 'petId must be a positive decimal integer' }] }));
+    expect(() => parsePetId(value)).toThrow(
+      expect.objectContaining({ code: 'validation_error', details: [{ field: 'petId', message: 'petId must be a positive decimal integer' }] }),
+    );
   });
 });

@@ -13,11 +13,7 @@ export interface IdempotencyClaim {
   staleAfter: number;
 }
 
-export type IdempotencyOutcome =
-  | { state: 'claimed' }
-  | { state: 'in_progress' }
-  | { state: 'mismatch' }
-  | { state: 'completed'; pet: Pet };
+export type IdempotencyOutcome = { state: 'claimed' } | { state: 'in_progress' } | { state: 'mismatch' } | { state: 'completed'; pet: Pet };
 
 /**
  * Remembers the outcome of a create per (scope, key), atomically across every process that shares the store.

@@ -23,9 +23,7 @@ export class InMemoryKeyStore implements KeyStore {
   }
 
   list(): Promise<ApiKey[]> {
-    return Promise.resolve(
-      [...this.records.values()].map((r) => copy(r.key)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()),
-    );
+    return Promise.resolve([...this.records.values()].map((r) => copy(r.key)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()));
   }
 
   revoke(id: string, at: Date): Promise<ApiKey | null> {

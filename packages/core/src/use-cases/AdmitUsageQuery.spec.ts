@@ -27,8 +27,14 @@ describe('AdmitUsageQuery', () => {
   });
 
   it('counts failed authentications against the address, like any request', async () => {
-    await expect(store.admitUsageQuery.execute({ secret: 'bad', clientAddress: 'b' })).rejects.toMatchObject({ code: 'unauthorized', rateLimit: { limit: 2, remaining: 1 } });
-    await expect(store.admitRequest.execute({ secret: undefined, clientAddress: 'b' })).rejects.toMatchObject({ code: 'unauthorized', rateLimit: { remaining: 0 } });
+    await expect(store.admitUsageQuery.execute({ secret: 'bad', clientAddress: 'b' })).rejects.toMatchObject({
+      code: 'unauthorized',
+      rateLimit: { limit: 2, remaining: 1 },
+    });
+    await expect(store.admitRequest.execute({ secret: undefined, clientAddress: 'b' })).rejects.toMatchObject({
+      code: 'unauthorized',
+      rateLimit: { remaining: 0 },
+    });
     await expect(store.admitUsageQuery.execute({ secret: 'bad', clientAddress: 'b' })).rejects.toMatchObject({ code: 'rate_limited' });
   });
 });

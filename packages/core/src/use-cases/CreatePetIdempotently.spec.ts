@@ -57,7 +57,12 @@ describe('CreatePetIdempotently', () => {
 
   it('forgets the key when the create fails, so a retry can succeed', async () => {
     let fail = true;
-    const flaky: PetRepository = { ...pets, create: (draft: PetDraft) => (fail ? Promise.reject(new Error('down')) : pets.create(draft)), findById: (id) => pets.findById(id), list: (r) => pets.list(r) };
+    const flaky: PetRepository = {
+      ...pets,
+      create: (draft: PetDraft) => (fail ? Promise.reject(new Error('down')) : pets.create(draft)),
+      findById: (id) => pets.findById(id),
+      list: (r) => pets.list(r),
+    };
     create = new CreatePetIdempotently(flaky, store, clock);
     await expect(create.execute({ body, scope: 'key_a', idempotencyKey: 'k' })).rejects.toThrow('down');
     fail = false;

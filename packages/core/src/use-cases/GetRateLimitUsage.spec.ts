@@ -52,7 +52,10 @@ describe('GetRateLimitUsage', () => {
     await enforce.execute(`key:${key.id}`, { minute: 1, day: 10 }).catch(() => undefined);
     await expect(enforce.execute(`key:${key.id}`, { minute: 1, day: 10 })).rejects.toMatchObject({ code: 'key_banned' });
     const banned = await usage.execute(key.id);
-    expect(banned).toMatchObject({ bannedUntil: unix('2026-06-01T12:10:15Z'), state: { limit: 1, remaining: 0, reset: unix('2026-06-01T12:10:15Z') } });
+    expect(banned).toMatchObject({
+      bannedUntil: unix('2026-06-01T12:10:15Z'),
+      state: { limit: 1, remaining: 0, reset: unix('2026-06-01T12:10:15Z') },
+    });
     clock.set('2026-06-01T12:10:15Z');
     expect(await usage.execute(key.id)).toMatchObject({ bannedUntil: null, windows: [{ used: 0 }, { used: 1 }] });
   });

@@ -18,7 +18,14 @@ describe('API key administration', () => {
   it('issues a prefixed secret with 256 random bits and stores only its hash', async () => {
     const { key, secret } = await issue.execute({ plan: 'free', name: 'kiosk' });
     expect(secret).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
-    expect(key).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'kiosk', plan: 'free', customLimits: null, createdAt: ports.clock.now(), revokedAt: null });
+    expect(key).toEqual({
+      id: expect.stringMatching(/^key_[0-9a-f]{16}$/),
+      name: 'kiosk',
+      plan: 'free',
+      customLimits: null,
+      createdAt: ports.clock.now(),
+      revokedAt: null,
+    });
     expect(await ports.keys.findByHash(hashApiKeySecret(secret))).toEqual(key);
     expect(JSON.stringify(await ports.keys.list())).not.toContain(secret);
     const other = await issue.execute({ plan: 'free' });
@@ -38,8 +45,12 @@ describe('API key administration', () => {
   });
 
   it('rejects custom limits on other plans, unknown plans and bad names', async () => {
-    await expect(issue.execute({ plan: 'pro', perMinute: 5 })).rejects.toMatchObject({ details: [{ field: 'plan', message: expect.stringContaining('enterprise plan only') }] });
-    await expect(issue.execute({ plan: 'gold' })).rejects.toMatchObject({ details: [{ field: 'plan', message: 'plan must be one of free, pro, business, enterprise' }] });
+    await expect(issue.execute({ plan: 'pro', perMinute: 5 })).rejects.toMatchObject({
+      details: [{ field: 'plan', message: expect.stringContaining('enterprise plan only') }],
+    });
+    await expect(issue.execute({ plan: 'gold' })).rejects.toMatchObject({
+      details: [{ field: 'plan', message: 'plan must be one of free, pro, business, enterprise' }],
+    });
     await expect(issue.execute({ plan: 'free', name: 'x'.repeat(101) })).rejects.toMatchObject({ details: [{ field: 'name' }] });
     await expect(issue.execute({ plan: 'free', name: 'a\nb' })).rejects.toMatchObject({ details: [{ field: 'name' }] });
     expect(await ports.keys.list()).toEqual([]);

@@ -29,11 +29,15 @@ function customLimits(input: IssueApiKeyInput, problems: FieldProblem[]): RateLi
     return null;
   }
   for (const field of ['perMinute', 'perDay'] as const) {
-    if (!isPositiveInteger(input[field])) problems.push({ field, message: `${field} is required for enterprise keys and must be a positive integer` });
+    if (!isPositiveInteger(input[field]))
+      problems.push({ field, message: `${field} is required for enterprise keys and must be a positive integer` });
   }
   if (!isPositiveInteger(input.perMinute) || !isPositiveInteger(input.perDay)) return null;
   if (input.perMinute > input.perDay) {
-    problems.push({ field: 'perMinute', message: `perMinute (${input.perMinute}) must not exceed perDay (${input.perDay}): a day holds every minute` });
+    problems.push({
+      field: 'perMinute',
+      message: `perMinute (${input.perMinute}) must not exceed perDay (${input.perDay}): a day holds every minute`,
+    });
     return null;
   }
   return { perMinute: input.perMinute, perDay: input.perDay };

@@ -30,7 +30,8 @@ async function readBytes(ctx: Context): Promise<Buffer> {
   } catch (error) {
     const { status } = error as { status?: number };
     if (status === 413) throw new HttpError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-    if (status === 415) throw new HttpError('unsupported_media_type', 'The request body must be JSON, with no content encoding or gzip, deflate or br.');
+    if (status === 415)
+      throw new HttpError('unsupported_media_type', 'The request body must be JSON, with no content encoding or gzip, deflate or br.');
     throw new HttpError('malformed_json', 'The request body could not be read (bad length or compressed data).');
   }
 }
@@ -73,7 +74,8 @@ export function jsonBody(): Middleware {
     }
     const inspection = inspectJson(text);
     if (inspection.tooDeep) throw new HttpError('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
-    if (inspection.duplicateKey !== null) throw new HttpError('malformed_json', `The request body repeats the key "${inspection.duplicateKey}" in one object.`);
+    if (inspection.duplicateKey !== null)
+      throw new HttpError('malformed_json', `The request body repeats the key "${inspection.duplicateKey}" in one object.`);
 
     ctx.state['jsonBody'] = { value, numberLiterals: inspection.topLevelNumbers } satisfies JsonBody;
     await next();

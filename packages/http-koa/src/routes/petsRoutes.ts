@@ -32,7 +32,12 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
     if (idempotencyKey === undefined) {
       pet = await deps.createPet.execute(body, numberLiterals);
     } else {
-      const result = await deps.createPetIdempotently.execute({ body, scope: String(ctx.state['keyId']), idempotencyKey: String(idempotencyKey), numberLiterals });
+      const result = await deps.createPetIdempotently.execute({
+        body,
+        scope: String(ctx.state['keyId']),
+        idempotencyKey: String(idempotencyKey),
+        numberLiterals,
+      });
       pet = result.pet;
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
     }

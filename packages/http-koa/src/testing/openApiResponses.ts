@@ -39,7 +39,13 @@ export class OpenApiResponseChecker {
     if (operation && operation.responses[String(status)]) {
       return this.followRefs(`#/paths/${escape(template.path)}/${operationMethod}/responses/${status}`);
     }
-    const generic: Record<number, string> = { 401: 'Unauthorized', 404: 'NotFound', 405: 'MethodNotAllowed', 429: 'TooManyRequests', 503: 'ServiceUnavailable' };
+    const generic: Record<number, string> = {
+      401: 'Unauthorized',
+      404: 'NotFound',
+      405: 'MethodNotAllowed',
+      429: 'TooManyRequests',
+      503: 'ServiceUnavailable',
+    };
     if (generic[status]) return `#/components/responses/${generic[status]}`;
     throw new Error(`the OpenAPI document does not describe ${method} ${pathOnly} -> ${status}`);
   }

@@ -27,7 +27,10 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness' | 'apiReference' | 'fullPageCache'> {
+export interface TestApiOptions extends Pick<
+  HttpAppOptions,
+  'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness' | 'apiReference' | 'fullPageCache'
+> {
   ban?: BanRule;
   failedAuthPerMinute?: number;
   usageQueriesPerMinute?: number;

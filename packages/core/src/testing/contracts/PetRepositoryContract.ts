@@ -63,13 +63,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     });
 
     it('round-trips names with emoji, quotes and SQL metacharacters, and the largest categoryId, exactly', async () => {
-      const names = [
-        `🐶 Rex "the" O'Brien`,
-        "Robert'); DROP TABLE pets;--",
-        '%_\\ LIKE * ? $1 :name @p',
-        'ñandú Łódź 犬 👩‍👩‍👧 ❤️',
-        '🐕'.repeat(100),
-      ];
+      const names = [`🐶 Rex "the" O'Brien`, "Robert'); DROP TABLE pets;--", '%_\\ LIKE * ? $1 :name @p', 'ñandú Łódź 犬 👩‍👩‍👧 ❤️', '🐕'.repeat(100)];
       for (const name of names) {
         const created = await repository.create(aPetDraft({ name, categoryId: MAX_ID }));
         expect(created.name).toBe(name);
