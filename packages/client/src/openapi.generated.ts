@@ -4,673 +4,655 @@
  */
 
 export interface paths {
-  '/pets': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List animals, ascending by id, optionally of one status. */
+        get: operations["listPets"];
+        put?: never;
+        /** Add an animal. Safe to retry with an Idempotency-Key. */
+        post: operations["createPet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** List animals, ascending by id, optionally of one status. */
-    get: operations['listPets'];
-    put?: never;
-    /** Add an animal. Safe to retry with an Idempotency-Key. */
-    post: operations['createPet'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/pets/{petId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/pets/{petId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.
+         * @deprecated
+         * @description Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor, `GET /pets` with the `status` filter.
+         */
+        get: operations["getPet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.
-     * @deprecated
-     * @description Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor, `GET /pets` with the `status` filter.
-     */
-    get: operations['getPet'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/rate_limit': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/rate_limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key's plan, usage per window and ban, without spending any of its quota.
+         * @description Like GitHub's `GET /rate_limit`. Not counted against the key's quota and answered while the key is rate limited or banned; the rate-limit headers show the key's quota as it stands. Queries are bounded per key in a bucket of their own (60 a minute by default): beyond it, 429 with headers describing that bucket.
+         */
+        get: operations["getRateLimit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The calling key's plan, usage per window and ban, without spending any of its quota.
-     * @description Like GitHub's `GET /rate_limit`. Not counted against the key's quota and answered while the key is rate limited or banned; the rate-limit headers show the key's quota as it stands. Queries are bounded per key in a bucket of their own (60 a minute by default): beyond it, 429 with headers describing that bucket.
-     */
-    get: operations['getRateLimit'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/openapi.json': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document. */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** This document. */
-    get: operations['getOpenApiDocument'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    /** @enum {string} */
-    PetStatus: 'available' | 'pending' | 'sold';
-    Pet: {
-      /** Format: int64 */
-      id: number;
-      name: string;
-      /** Format: int64 */
-      categoryId: number;
-      status: components['schemas']['PetStatus'];
-    };
-    NewPet: {
-      /** @description No control characters. */
-      name: string;
-      /** Format: int64 */
-      categoryId: number;
-      /** @description Defaults to `available`. */
-      status?: components['schemas']['PetStatus'];
-    };
-    RateLimitUsage: {
-      /** @description The id of the calling key (never its secret). */
-      keyId: string;
-      /** @enum {string} */
-      plan: 'free' | 'pro' | 'business' | 'enterprise';
-      windows: {
+    schemas: {
         /** @enum {string} */
-        name: 'minute' | 'day';
-        limit: number;
-        used: number;
-        remaining: number;
-        /** @description Unix time (seconds) at which this window resets. */
-        reset: number;
-      }[];
-      /** @description Unix time (seconds) at which a ban in force ends; null when not banned. */
-      bannedUntil: number | null;
-    };
-    Pets: components['schemas']['Pet'][];
-    Error: {
-      /** @enum {string} */
-      code:
-        | 'validation_error'
-        | 'malformed_json'
-        | 'bad_request'
-        | 'unauthorized'
-        | 'not_found'
-        | 'method_not_allowed'
-        | 'request_timeout'
-        | 'idempotency_in_progress'
-        | 'gone'
-        | 'payload_too_large'
-        | 'unsupported_media_type'
-        | 'expectation_failed'
-        | 'idempotency_key_reused'
-        | 'request_header_too_large'
-        | 'rate_limited'
-        | 'key_banned'
-        | 'internal_error'
-        | 'service_unavailable';
-      message: string;
-      /** @enum {integer} */
-      status: 400 | 401 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
-      /** @description For `validation_error`: one entry per invalid field. */
-      details?: {
-        field: string;
-        message: string;
-      }[];
-    };
-  };
-  responses: {
-    /** @description A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`). */
-    ValidationError: {
-      headers: {
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'] & {
-          /** @enum {unknown} */
-          code?: 'validation_error' | 'bad_request';
+        PetStatus: "available" | "pending" | "sold";
+        Pet: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            categoryId: number;
+            status: components["schemas"]["PetStatus"];
         };
-      };
-    };
-    /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
-    Unauthorized: {
-      headers: {
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        'WWW-Authenticate': components['headers']['WWW-Authenticate'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'] & {
-          /** @enum {unknown} */
-          code?: 'unauthorized';
+        NewPet: {
+            /** @description No control characters. */
+            name: string;
+            /** Format: int64 */
+            categoryId: number;
+            /** @description Defaults to `available`. */
+            status?: components["schemas"]["PetStatus"];
         };
-      };
-    };
-    /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`). */
-    TooManyRequests: {
-      headers: {
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        'Retry-After': components['headers']['Retry-After'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'] & {
-          /** @enum {unknown} */
-          code?: 'rate_limited' | 'key_banned';
+        RateLimitUsage: {
+            /** @description The id of the calling key (never its secret). */
+            keyId: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business" | "enterprise";
+            windows: {
+                /** @enum {string} */
+                name: "minute" | "day";
+                limit: number;
+                used: number;
+                remaining: number;
+                /** @description Unix time (seconds) at which this window resets. */
+                reset: number;
+            }[];
+            /** @description Unix time (seconds) at which a ban in force ends; null when not banned. */
+            bannedUntil: number | null;
         };
-      };
-    };
-    /** @description Unexpected failure; no detail is given. */
-    InternalError: {
-      headers: {
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'] & {
-          /** @enum {unknown} */
-          code?: 'internal_error';
+        Pets: components["schemas"]["Pet"][];
+        Error: {
+            /** @enum {string} */
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            message: string;
+            /** @enum {integer} */
+            status: 400 | 401 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
+            /** @description For `validation_error`: one entry per invalid field. */
+            details?: {
+                field: string;
+                message: string;
+            }[];
         };
-      };
     };
-    /** @description A dependency is unavailable. */
-    ServiceUnavailable: {
-      headers: {
-        'Retry-After': components['headers']['Retry-After'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description Unknown route. */
-    NotFound: {
-      headers: {
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'] & {
-          /** @enum {unknown} */
-          code?: 'not_found';
+    responses: {
+        /** @description A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`). */
+        ValidationError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "validation_error" | "bad_request";
+                };
+            };
         };
-      };
-    };
-    /** @description Known route, other method. */
-    MethodNotAllowed: {
-      headers: {
-        'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-        'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-        'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-        'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-        RateLimit: components['headers']['RateLimit'];
-        'X-Request-Id': components['headers']['X-Request-Id'];
-        Allow: components['headers']['Allow'];
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'] & {
-          /** @enum {unknown} */
-          code?: 'method_not_allowed';
+        /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+        Unauthorized: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "unauthorized";
+                };
+            };
         };
-      };
+        /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`). */
+        TooManyRequests: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "rate_limited" | "key_banned";
+                };
+            };
+        };
+        /** @description Unexpected failure; no detail is given. */
+        InternalError: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "internal_error";
+                };
+            };
+        };
+        /** @description A dependency is unavailable. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unknown route. */
+        NotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "not_found";
+                };
+            };
+        };
+        /** @description Known route, other method. */
+        MethodNotAllowed: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {unknown} */
+                    code?: "method_not_allowed";
+                };
+            };
+        };
     };
-  };
-  parameters: never;
-  requestBodies: never;
-  headers: {
-    /** @description Requests allowed in the binding window. */
-    'X-RateLimit-Limit': number;
-    /** @description Requests left in the binding window. */
-    'X-RateLimit-Remaining': number;
-    /** @description Unix time (seconds) at which the binding window resets. */
-    'X-RateLimit-Reset': number;
-    /** @description IETF draft: every window, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-    'RateLimit-Policy': string;
-    /** @description IETF draft: remaining and seconds to reset per window. */
-    RateLimit: string;
-    /** @description Echo of a sane incoming id, or a new one. */
-    'X-Request-Id': string;
-    /** @description Whole seconds to wait. */
-    'Retry-After': number;
-    'WWW-Authenticate': string;
-    Allow: string;
-    /** @description URL of the created animal. */
-    Location: string;
-    /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
-    'Idempotent-Replayed': 'true';
-    /** @description Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`. */
-    ETag: string;
-    /** @description `<url>; rel="next"` when another page exists. */
-    Link: string;
-    /** @description RFC 9745: `@<unix seconds>`. */
-    Deprecation: string;
-    /** @description RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`. */
-    Sunset: string;
-  };
-  pathItems: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Requests allowed in the binding window. */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the binding window. */
+        "X-RateLimit-Remaining": number;
+        /** @description Unix time (seconds) at which the binding window resets. */
+        "X-RateLimit-Reset": number;
+        /** @description IETF draft: every window, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+        "RateLimit-Policy": string;
+        /** @description IETF draft: remaining and seconds to reset per window. */
+        RateLimit: string;
+        /** @description Echo of a sane incoming id, or a new one. */
+        "X-Request-Id": string;
+        /** @description Whole seconds to wait. */
+        "Retry-After": number;
+        "WWW-Authenticate": string;
+        Allow: string;
+        /** @description URL of the created animal. */
+        Location: string;
+        /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+        "Idempotent-Replayed": "true";
+        /** @description Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`. */
+        ETag: string;
+        /** @description `<url>; rel="next"` when another page exists. */
+        Link: string;
+        /** @description RFC 9745: `@<unix seconds>`. */
+        Deprecation: string;
+        /** @description RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`. */
+        Sunset: string;
+    };
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  listPets: {
-    parameters: {
-      query?: {
-        limit?: number;
-        status?: components['schemas']['PetStatus'];
-        /** @description Opaque; from the `Link: rel="next"` of the previous page. */
-        cursor?: string;
-      };
-      header?: {
-        /** @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200. */
-        'If-None-Match'?: string;
-      };
-      path?: never;
-      cookie?: never;
+    listPets: {
+        parameters: {
+            query?: {
+                limit?: number;
+                status?: components["schemas"]["PetStatus"];
+                /** @description Opaque; from the `Link: rel="next"` of the previous page. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200. */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of animals. When another page exists, `Link` points to it. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pets"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description One page of animals. When another page exists, `Link` points to it. */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          ETag: components['headers']['ETag'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
+    createPet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['Pets'];
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPet"];
+            };
         };
-      };
-      /** @description Not modified: the `If-None-Match` tag is current. No body. */
-      304: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          ETag: components['headers']['ETag'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
+        responses: {
+            /** @description The created animal, with its service-assigned id. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A request with this Idempotency-Key is still in flight. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes. */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-        content?: never;
-      };
-      400: components['responses']['ValidationError'];
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  createPet: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer. */
-        'Idempotency-Key'?: string;
-      };
-      path?: never;
-      cookie?: never;
+    getPet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`). */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No animal has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description The operation has been removed (after its sunset). */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "gone";
+                    };
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['NewPet'];
-      };
+    getRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitUsage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    responses: {
-      /** @description The created animal, with its service-assigned id. */
-      201: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          Location: components['headers']['Location'];
-          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
-          [name: string]: unknown;
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          'application/json': components['schemas']['Pet'];
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
         };
-      };
-      /** @description Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`). */
-      400: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'validation_error' | 'malformed_json' | 'bad_request';
-          };
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description A request with this Idempotency-Key is still in flight. */
-      409: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'idempotency_in_progress';
-          };
-        };
-      };
-      /** @description The body exceeds 16384 bytes. */
-      413: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'payload_too_large';
-          };
-        };
-      };
-      /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
-      415: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'unsupported_media_type';
-          };
-        };
-      };
-      /** @description This Idempotency-Key was used with a different body. */
-      422: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'idempotency_key_reused';
-          };
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  getPet: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200. */
-        'If-None-Match'?: string;
-      };
-      path: {
-        petId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The animal. */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          ETag: components['headers']['ETag'];
-          Deprecation: components['headers']['Deprecation'];
-          Sunset: components['headers']['Sunset'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Pet'];
-        };
-      };
-      /** @description Not modified: the `If-None-Match` tag is current. No body. */
-      304: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          ETag: components['headers']['ETag'];
-          Deprecation: components['headers']['Deprecation'];
-          Sunset: components['headers']['Sunset'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`). */
-      400: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          Deprecation: components['headers']['Deprecation'];
-          Sunset: components['headers']['Sunset'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'validation_error' | 'bad_request';
-          };
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description No animal has this id. */
-      404: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          Deprecation: components['headers']['Deprecation'];
-          Sunset: components['headers']['Sunset'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'not_found';
-          };
-        };
-      };
-      /** @description The operation has been removed (after its sunset). */
-      410: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          Deprecation: components['headers']['Deprecation'];
-          Sunset: components['headers']['Sunset'];
-          Link: components['headers']['Link'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'] & {
-            /** @enum {unknown} */
-            code?: 'gone';
-          };
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getRateLimit: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The usage. */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['RateLimitUsage'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  getOpenApiDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The OpenAPI document. */
-      200: {
-        headers: {
-          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
-          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
-          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
-          'RateLimit-Policy': components['headers']['RateLimit-Policy'];
-          RateLimit: components['headers']['RateLimit'];
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': Record<string, never>;
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-    };
-  };
 }
