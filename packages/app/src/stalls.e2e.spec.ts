@@ -108,7 +108,8 @@ describeWithPostgresAndRedis('a dependency that stalls and resumes', (servers) =
     const retried = Date.now();
     const retry = await idempotent();
     expect(retry.status).toBe(201);
-    expect(Date.now() - retried).toBeLessThan(1_000);
+    // At once: not after the stalled claim goes stale (60 s).
+    expect(Date.now() - retried).toBeLessThan(10_000);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
 
     const stored = await listAllPets(server, key);
