@@ -16,3 +16,4 @@ app.use(router.routes());
 const server = app.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {
   process.stderr.write(`ready ${(server.address() as { port: number }).port}\n`);
 });
+process.on('SIGTERM', () => process.exit(0));

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { coldPaths, peerColdPaths } from './coldPages.js';
-import { peakRssMb, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
+import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
@@ -27,6 +27,8 @@ interface Request {
 
 interface Measurement {
   rps: number;
+  /** The server's CPU time per request answered, µs (null where /proc is not available). */
+  cpuUs: number | null;
   p50: number;
   p99: number;
   bad: number;
@@ -51,9 +53,17 @@ function drive(port: number, requests: Request[], headers: Record<string, string
   });
 }
 
-async function load(port: number, requests: Request[], headers: Record<string, string> = {}): Promise<Measurement> {
-  const result = await drive(port, requests, headers, DURATION);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad: result.non2xx + result.errors + result.timeouts };
+async function load(server: Started, requests: Request[], headers: Record<string, string> = {}): Promise<Measurement> {
+  const cpuBefore = cpuMicros(server.pid);
+  const result = await drive(server.port, requests, headers, DURATION);
+  const cpuAfter = cpuMicros(server.pid);
+  return {
+    rps: result.requests.average,
+    cpuUs: cpuBefore === null || cpuAfter === null ? null : Math.round(((cpuAfter - cpuBefore) / result.requests.total) * 10) / 10,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -67,6 +77,9 @@ interface Row {
   peakRssMb: number | null;
   floorRps: number;
   ratio: number;
+  /** Server CPU µs per request, and the floor's CPU per request divided by it (median of the rounds' quotients). */
+  cpuUs: number | null;
+  cpuRatio: number | null;
 }
 
 const rows: Row[] = [];
@@ -81,15 +94,17 @@ async function scenario(name: string, server: Started, key: string, requests: Re
   const ratios: number[] = [];
   const runs: Measurement[] = [];
   const floors: number[] = [];
+  const cpuRatios: number[] = [];
   let peak: number | null = null;
   for (let round = 0; round < ROUNDS; round++) {
-    const base = await load(floor.port, [{ path: '/v1/pets' }]);
+    const base = await load(floor, [{ path: '/v1/pets' }]);
     resetPeakRss(server.pid);
-    const run = await load(server.port, requests, auth);
+    const run = await load(server, requests, auth);
     peak = Math.max(peak ?? 0, peakRssMb(server.pid) ?? 0) || null;
     runs.push(run);
     floors.push(base.rps);
     ratios.push(run.rps / base.rps);
+    if (base.cpuUs !== null && run.cpuUs) cpuRatios.push(base.cpuUs / run.cpuUs);
   }
   const row: Row = {
     scenario: name,
@@ -100,9 +115,13 @@ async function scenario(name: string, server: Started, key: string, requests: Re
     peakRssMb: peak,
     floorRps: Math.round(median(floors)),
     ratio: Math.round(median(ratios) * 100) / 100,
+    cpuUs: runs.every((r) => r.cpuUs !== null) ? median(runs.map((r) => r.cpuUs!)) : null,
+    cpuRatio: cpuRatios.length === ROUNDS ? Math.round(median(cpuRatios) * 100) / 100 : null,
   };
   rows.push(row);
-  process.stderr.write(`  ${name}: ${row.rps} req/s, ratio ${row.ratio}, p50 ${row.p50} ms, errors ${row.errors}\n`);
+  process.stderr.write(
+    `  ${name}: ${row.rps} req/s, ratio ${row.ratio}, ${row.cpuUs ?? '-'} µs CPU per request (${row.cpuRatio ?? '-'} of the floor's), p50 ${row.p50} ms, errors ${row.errors}\n`,
+  );
 }
 
 async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
@@ -138,6 +157,8 @@ const newPet = (i: number): Request => ({
   headers: json,
 });
 
+// The load generator on CPU 1; every server started by startNodeServer goes on CPU 0.
+const pinned = pinToCpu(process.pid, 1);
 const floor = await startNodeServer('floor.js', {});
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
@@ -231,10 +252,11 @@ try {
 }
 
 const table = [
-  '| Scenario | req/s | p50 ms | p99 ms | errors | peak RSS MB | floor req/s | ratio to floor |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  '| Scenario | req/s | p50 ms | p99 ms | errors | peak RSS MB | floor req/s | ratio to floor | CPU µs/request | CPU ratio to floor |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
-    (r) => `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? '-'} | ${r.floorRps} | ${r.ratio.toFixed(2)} |`,
+    (r) =>
+      `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.peakRssMb ?? '-'} | ${r.floorRps} | ${r.ratio.toFixed(2)} | ${r.cpuUs ?? '-'} | ${r.cpuRatio?.toFixed(2) ?? '-'} |`,
   ),
 ].join('\n');
 const find = (name: string) => rows.find((r) => r.scenario === name);
@@ -259,7 +281,7 @@ if (list && admitAll) {
 // (both measured against the same floor, so their ratio is the ratio of their floor ratios).
 const peer = find('peer: hand-written Koa list');
 const peerCold = find('peer: hand-written Koa list cold');
-const summary: { measure: string; ratio: number | null; target: string }[] = [
+const summary: { measure: string; ratio: number | null; cpuRatio?: number | null; target: string }[] = [
   ['hot list / floor', 'list (10k pets)', '>= 0.50'],
   ['cold list / floor', 'list cold (10k pets)', ''],
   ['status list (sold, deep cursor) / floor', 'list sold, deep cursor', ''],
@@ -268,15 +290,32 @@ const summary: { measure: string; ratio: number | null; target: string }[] = [
   ['PostgreSQL + Redis hot list / floor', 'list (10k pets, PostgreSQL + Redis)', '>= 0.30'],
   ['PostgreSQL + Redis cold list / floor', 'list cold (10k pets, PostgreSQL + Redis)', ''],
   ['peer (hand-written Koa) list / floor', 'peer: hand-written Koa list', ''],
-].map(([measure, name, target]) => ({ measure: measure!, ratio: find(name!)?.ratio ?? null, target: target! }));
-const toPeer = (row: Row | undefined, base: Row | undefined) => (row && base ? Math.round((row.ratio / base.ratio) * 100) / 100 : null);
-summary.push({ measure: 'hot list / peer hot list', ratio: toPeer(list, peer), target: '> 1.0' });
-summary.push({ measure: 'cold list / peer cold list', ratio: toPeer(find('list cold (10k pets)'), peerCold), target: '' });
+].map(([measure, name, target]) => ({
+  measure: measure!,
+  ratio: find(name!)?.ratio ?? null,
+  cpuRatio: find(name!)?.cpuRatio ?? null,
+  target: target!,
+}));
+const quotient = (a: number | null | undefined, b: number | null | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
+summary.push({
+  measure: 'hot list / peer hot list',
+  ratio: quotient(list?.ratio, peer?.ratio),
+  cpuRatio: quotient(list?.cpuRatio, peer?.cpuRatio),
+  target: '> 1.0',
+});
+summary.push({
+  measure: 'cold list / peer cold list',
+  ratio: quotient(find('list cold (10k pets)')?.ratio, peerCold?.ratio),
+  cpuRatio: quotient(find('list cold (10k pets)')?.cpuRatio, peerCold?.cpuRatio),
+  target: '',
+});
 process.stdout.write(
-  `\n| Issue 17 ratio | measured | target |\n|---|---:|---|\n${summary.map((r) => `| ${r.measure} | ${r.ratio?.toFixed(2) ?? '-'} | ${r.target} |`).join('\n')}\n`,
+  `\n| Issue 17 ratio | requests/s | CPU per request | target |\n|---|---:|---:|---|\n${summary
+    .map((r) => `| ${r.measure} | ${r.ratio?.toFixed(2) ?? '-'} | ${r.cpuRatio?.toFixed(2) ?? '-'} | ${r.target} |`)
+    .join('\n')}\n`,
 );
 
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${pinned ? ', server on CPU 0, load generator on CPU 1' : ', not pinned (no taskset)'}`;
 process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v, s]) => `- ${t}: ${v ?? '-'} (${s})`).join('\n')}\n`);
 
 const results = join(REPO, 'bench-results');

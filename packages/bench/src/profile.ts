@@ -1,4 +1,4 @@
-// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer] [hot|cold] [seconds]`: the real server
+// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|floor] [hot|cold] [seconds]`: the real server
 // under `node --cpu-prof` with the benchmark's load (50 connections, GET /v1/pets?limit=20 on 10,000 pets), then
 // where its CPU went, per request served: by area (kernel/network, SQLite, pg, Redis, Koa, the product's own
 // code, ...) and the top functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome DevTools,
@@ -47,7 +47,10 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
 
 /** benchServer.js under `node --cpu-prof` (not allowed in NODE_OPTIONS, hence a spawn of our own). */
 async function startProfiledServer(env: Record<string, string>) {
-  const script = join(dirname(fileURLToPath(import.meta.url)), deployment === 'peer' ? 'peer.js' : 'benchServer.js');
+  const script = join(
+    dirname(fileURLToPath(import.meta.url)),
+    deployment === 'peer' ? 'peer.js' : deployment === 'floor' ? 'floor.js' : 'benchServer.js',
+  );
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
     env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -67,7 +70,7 @@ async function startProfiledServer(env: Record<string, string>) {
 async function run(): Promise<void> {
   const env: Record<string, string> = {};
   let stop = async () => undefined as void;
-  if (deployment === 'sqlite' || deployment === 'peer') {
+  if (deployment === 'sqlite' || deployment === 'peer' || deployment === 'floor') {
     const path = join(work, 'pets.db');
     await seedSqlite(path, 10_000);
     Object.assign(env, { DATABASE_URL: `sqlite:${path}`, DATABASE_PATH: path });
