@@ -37,12 +37,14 @@ function redactedError(error: Error): pino.SerializedError {
 
 function basicsModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    // Asynchronous writes: under load, log lines are batched into few write calls instead of one each.
+    // Lines are gathered up to 4 KiB and written synchronously, at the latest every 250 ms. Asynchronous writes go
+    // through the thread pool, and when the CPU is saturated their backlog grows, and with it the cost of every
+    // further line (docs/performance.md). The closers, RunningServer.close() and the server's exit flush the rest.
     bind(TOKENS.Logger).toConstantValue(
       pino(
         // Driver errors can quote a connection URL: no log line carries its password.
         { level: config.logLevel, base: { service: 'petstore' }, serializers: { err: redactedError } },
-        pino.destination({ dest: 1, sync: false }),
+        pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 250 }),
       ),
     );
     bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());

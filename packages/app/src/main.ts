@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { redact } from '@petstore/persistence-typeorm';
 import { startServer } from './server.js';
+import { TOKENS } from './tokens.js';
 
 let config: Config;
 try {
@@ -14,6 +15,9 @@ try {
 
 try {
   const running = await startServer(config);
+  // Log lines are buffered (a few KiB, at most 250 ms): whatever ends the process, they are written.
+  const logger = await running.container.getAsync(TOKENS.Logger);
+  process.once('exit', () => logger.flush());
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

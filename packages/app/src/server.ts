@@ -130,6 +130,7 @@ export async function startServer(config: Config, container?: Container): Promis
       await drainMetrics?.(1_000);
       for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
       logger.info('stopped');
+      logger.flush();
     },
   };
 }
