@@ -40,6 +40,6 @@ export function sendWithEntityTag(ctx: Context, body: string, tag = entityTag(bo
     ctx.status = 304;
     return;
   }
-  ctx.type = 'application/json';
+  ctx.set('Content-Type', 'application/json; charset=utf-8'); // what `ctx.type = 'application/json'` sets, without the lookup
   ctx.body = body;
 }

@@ -5,7 +5,7 @@ import compose from 'koa-compose';
 import { admission } from './middleware/admission.js';
 import { deprecation } from './middleware/deprecation.js';
 import { errorResponses, type InternalErrorListener } from './middleware/errorResponses.js';
-import { requestIdAndCommonHeaders } from './middleware/requestId.js';
+import { setRequestIdAndCommonHeaders } from './middleware/requestId.js';
 import { routeFallback } from './middleware/routeFallback.js';
 import type { FullPageCacheOptions } from './listingPages.js';
 import { createOpenApiDocument } from './openapi.js';
@@ -98,9 +98,13 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
         ];
   const done = async () => undefined;
 
+  const errorBody = errorResponses(options.onInternalError ?? defaultInternalErrorListener, () => deps.clock.now().getTime());
   const chain = compose([
-    errorResponses(options.onInternalError ?? defaultInternalErrorListener, () => deps.clock.now().getTime()),
-    requestIdAndCommonHeaders(),
+    // The common headers first, so that error responses carry them too; one layer rather than two.
+    function errorBodyAndCommonHeaders(ctx, next) {
+      setRequestIdAndCommonHeaders(ctx);
+      return errorBody(ctx, next);
+    },
     ...corsMiddleware,
     async function admitToOperation(ctx, next) {
       if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, done);

@@ -25,5 +25,7 @@ export function setRateLimitHeaders(ctx: Context, state: RateLimitState, nowMs: 
   ctx.set('X-RateLimit-Remaining', String(state.remaining));
   ctx.set('X-RateLimit-Reset', String(state.reset));
   ctx.set('RateLimit-Policy', policyOf(state));
-  ctx.set('RateLimit', state.windows.map((w) => `"${w.name}";r=${w.remaining};t=${Math.max(0, w.reset - now)}`).join(', '));
+  let current = '';
+  for (const w of state.windows) current += `${current === '' ? '' : ', '}"${w.name}";r=${w.remaining};t=${Math.max(0, w.reset - now)}`;
+  ctx.set('RateLimit', current);
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Recognisable in logs, configs and secret scanners. */
 export const API_KEY_PREFIX = 'pst_';
@@ -13,9 +13,12 @@ export function generateApiKeyId(): string {
   return `key_${randomBytes(8).toString('hex')}`;
 }
 
-/** Keys are high-entropy, so a fast unsalted SHA-256 is enough: it is only the lookup index of the secret. */
+/**
+ * Keys are high-entropy, so a fast unsalted SHA-256 is enough: it is only the lookup index of the secret. Once per
+ * request, hence the one-shot `hash` (no Hash object).
+ */
 export function hashApiKeySecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function looksLikeApiKeySecret(value: string): boolean {

@@ -16,7 +16,7 @@ export interface FailedRequest {
 export type InternalErrorListener = (error: unknown, request: FailedRequest) => void;
 
 /** The matched route's template, from @koa/router's public `routerPath`. */
-const routeOf = (ctx: Context): string | null => (ctx as { routerPath?: string }).routerPath ?? null;
+export const routeOf = (ctx: Context): string | null => (ctx as { routerPath?: string }).routerPath ?? null;
 
 export const describeRequest = (ctx: Context): FailedRequest => ({
   requestId: String(ctx.state['requestId'] ?? ''),
