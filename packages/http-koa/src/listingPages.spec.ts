@@ -136,4 +136,20 @@ describe('ListingPages', () => {
     await pageOf(pages, 'limit=2');
     expect(repository.reads).toBe(3);
   });
+
+  it('does not let a request that arrives after a write join a read that started before it', async () => {
+    const repository = await withPets(3);
+    const pages = new ListingPages(new ListPets(repository), BASE);
+    repository.hold();
+    const before = pageOf(pages, 'limit=10');
+    await repository.create({ name: 'just created', categoryId: 1, status: 'available' });
+    pages.afterWrite();
+    const after = pageOf(pages, 'limit=10');
+    const joined = pageOf(pages, 'limit=10');
+    repository.release();
+    await before;
+    expect(idsOf(await after)).toEqual([1, 2, 3, 4]);
+    expect(await joined).toEqual(await after);
+    expect(repository.reads).toBe(2);
+  });
 });

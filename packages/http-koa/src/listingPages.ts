@@ -54,10 +54,21 @@ export class ListingPages {
     }
     let pending = this.inFlight.get(querystring);
     if (pending === undefined) {
-      pending = this.render(querystring, query).finally(() => this.inFlight.delete(querystring));
-      this.inFlight.set(querystring, pending);
+      const started = this.render(querystring, query).finally(() => {
+        if (this.inFlight.get(querystring) === started) this.inFlight.delete(querystring);
+      });
+      this.inFlight.set(querystring, started);
+      pending = started;
     }
     return pending;
+  }
+
+  /**
+   * Call when a pet has been added: a request that arrives from now on reads anew rather than joining a read that
+   * may have started before the write, so a client always sees the pet it has just been told was created.
+   */
+  afterWrite(): void {
+    this.inFlight.clear();
   }
 
   /** What the full-page cache holds now, and how many requests it answered (for tests and the benchmark's notes). */

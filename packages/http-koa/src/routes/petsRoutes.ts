@@ -41,6 +41,7 @@ export function createPetsRouter(deps: PetsRoutesDeps, prefix: string): Router {
       pet = result.pet;
       if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
     }
+    pages.afterWrite();
     ctx.status = 201;
     ctx.set('Location', `${deps.publicBaseUrl}/pets/${pet.id}`);
     ctx.type = 'application/json';
