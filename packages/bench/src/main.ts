@@ -9,7 +9,9 @@ import { coldPaths, peerColdPaths } from './coldPages.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'no-pin': { type: 'boolean', default: false } },
+});
 const QUICK = values.quick;
 const ONLY = values.only ? new Set(values.only.split(/,(?![^(]*\))/)) : null;
 const CONNECTIONS = 50;
@@ -128,7 +130,7 @@ async function sqliteServer(count: number, env: Record<string, string> = {}): Pr
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startNodeServer('benchServer.js', { DATABASE_URL: `sqlite:${path}`, ...env });
+  const server = await startNodeServer('benchServer.js', { DATABASE_URL: `sqlite:${path}`, ...env }, PIN);
   return { server, key };
 }
 
@@ -158,8 +160,9 @@ const newPet = (i: number): Request => ({
 });
 
 // The load generator on CPU 1; every server started by startNodeServer goes on CPU 0.
-const pinned = pinToCpu(process.pid, 1);
-const floor = await startNodeServer('floor.js', {});
+const PIN = !values['no-pin'];
+const pinned = PIN && pinToCpu(process.pid, 1);
+const floor = await startNodeServer('floor.js', {}, PIN);
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
@@ -191,7 +194,7 @@ try {
     const path = join(work, 'peer.db');
     await seedSqlite(path, 10_000);
     const key = await benchKey(`sqlite:${path}`);
-    const server = await startNodeServer('peer.js', { DATABASE_PATH: path });
+    const server = await startNodeServer('peer.js', { DATABASE_PATH: path }, PIN);
     await scenario('peer: hand-written Koa list', server, key, [{ path: '/v1/pets?limit=20' }]);
     const paths = peerColdPaths(10_000);
     await scenario('peer: hand-written Koa list cold', server, key, [{ path: paths[0]!, randomPaths: paths }]);
@@ -219,13 +222,13 @@ try {
   if (postgres) {
     await seedPostgres(postgres.url, 10_000);
     const key = await benchKey(postgres.url);
-    const server = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url });
+    const server = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url }, PIN);
     await scenario('list (10k pets, PostgreSQL)', server, key, [{ path: '/v1/pets?limit=20' }]);
     await server.stop();
     const redis = await startRedis();
     if (redis) {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
-      const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url });
+      const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
       if (wanted('list cold (10k pets, PostgreSQL + Redis)')) {
         const paths = await coldPaths(scaled.port, key);
@@ -315,7 +318,7 @@ process.stdout.write(
     .join('\n')}\n`,
 );
 
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${pinned ? ', server on CPU 0, load generator on CPU 1' : ', not pinned (no taskset)'}`;
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${pinned ? ', server on CPU 0, load generator on CPU 1' : PIN ? ', not pinned (no taskset)' : ', not pinned (--no-pin)'}`;
 process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v, s]) => `- ${t}: ${v ?? '-'} (${s})`).join('\n')}\n`);
 
 const results = join(REPO, 'bench-results');

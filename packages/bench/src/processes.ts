@@ -17,14 +17,14 @@ export interface Started {
  * Starts a Node.js script that reports `ready <port>` on stderr. Its stdout (the request log) is not read, so that
  * the benchmark process does not spend CPU on it.
  */
-export async function startNodeServer(script: string, env: Record<string, string>): Promise<Started> {
+export async function startNodeServer(script: string, env: Record<string, string>, pin = true): Promise<Started> {
   const launched = await launchNodeProcess(join(here, script), {
     env: { NODE_ENV: 'production', PORT: '0', ...env },
     readyWhen: /ready (\d+)/,
     stdout: 'ignore',
   });
   const pid = launched.child.pid!;
-  pinToCpu(pid, 0);
+  if (pin) pinToCpu(pid, 0);
   return { port: Number(launched.ready[1]), pid, stop: async () => void (await launched.stop()) };
 }
 
