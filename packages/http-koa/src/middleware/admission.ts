@@ -19,7 +19,10 @@ function bearerSecret(header: string): string | null | undefined {
 /** Node keeps the first of repeated Authorization headers and drops the others silently: count them in the raw list. */
 function authorizationHeaderCount(rawHeaders: readonly string[]): number {
   let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'authorization') count++;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 13 && name.toLowerCase() === 'authorization') count++; // lower-cases only same-length names
+  }
   return count;
 }
 
