@@ -137,6 +137,21 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     await second.stop();
   }, 30_000);
 
+  it('writes the log lines it still holds when it exits, on SIGTERM and on a second signal that exits at once', async () => {
+    const graceful = await spawnServer({ DATABASE_URL: newSqliteUrl() });
+    await fetch(`${graceful.url}/pets`, { headers: { ...auth(graceful.firstRunKey!), 'X-Request-Id': 'last-before-sigterm' } });
+    expect(await graceful.stop('SIGTERM')).toBe(0);
+    await eventually(() => /"last-before-sigterm"[^]*"msg":"stopped"/.test(graceful.output()));
+
+    // The second signal exits without waiting for the drain (an idle keep-alive connection holds it for 5 s).
+    const hurried = await spawnServer({ DATABASE_URL: newSqliteUrl() });
+    await fetch(`${hurried.url}/pets`, { headers: { ...auth(hurried.firstRunKey!), 'X-Request-Id': 'last-before-exit' } });
+    hurried.child.kill('SIGTERM');
+    await eventually(() => hurried.output().includes('SIGTERM: finishing in-flight requests'));
+    expect(await hurried.stop('SIGTERM')).toBe(1);
+    await eventually(() => hurried.output().includes('"last-before-exit"'));
+  }, 30_000);
+
   it('on SIGTERM under load finishes in-flight requests and exits 0; every acknowledged create is on disk', async () => {
     const databaseUrl = newSqliteUrl();
     const key = await issueUnlimitedKey(databaseUrl);
