@@ -166,7 +166,7 @@ const floor = await startNodeServer('floor.js', {}, PIN);
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
-  if (wanted('list (10k pets)', 'list cold (10k pets)', 'list sold, deep cursor', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create')) {
+  if (wanted('list (10k pets)', 'list cold (10k pets)', 'list sold (deep cursor)', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create')) {
     const { server, key } = await sqliteServer(10_000);
     await scenario('list (10k pets)', server, key, [{ path: '/v1/pets?limit=20' }]);
     if (wanted('list cold (10k pets)')) {
@@ -174,7 +174,7 @@ try {
       await scenario('list cold (10k pets)', server, key, [{ path: paths[0]!, randomPaths: paths }]);
     }
     const cursor = await deepSoldCursor(server.port, key);
-    await scenario('list sold, deep cursor', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
+    await scenario('list sold (deep cursor)', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
     await scenario(
       'get by id (deprecated)',
       server,
@@ -287,7 +287,7 @@ const peerCold = find('peer: hand-written Koa list cold');
 const summary: { measure: string; ratio: number | null; cpuRatio?: number | null; target: string }[] = [
   ['hot list / floor', 'list (10k pets)', '>= 0.50'],
   ['cold list / floor', 'list cold (10k pets)', ''],
-  ['status list (sold, deep cursor) / floor', 'list sold, deep cursor', ''],
+  ['status list (sold, deep cursor) / floor', 'list sold (deep cursor)', ''],
   ['create / floor', 'create', ''],
   ['get by id / floor', 'get by id (deprecated)', ''],
   ['PostgreSQL + Redis hot list / floor', 'list (10k pets, PostgreSQL + Redis)', '>= 0.30'],
