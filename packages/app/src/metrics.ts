@@ -30,22 +30,18 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  // The children of each series, found by method, route and status without building a key per request (the
-  // method comes from Node's parser, the route from the router: both the same string objects every time).
-  private readonly series = new Map<string, Map<string, Map<number, { requests: Counter.Internal; duration: Histogram.Internal<Label> }>>>();
+  // Label lookups hash their label object on every call; the children are looked up once per series instead.
+  private readonly series = new Map<string, { requests: Counter.Internal; duration: Histogram.Internal<Label> }>();
 
   record(response: ResponseRecord): void {
     // Unmatched paths share one label so that scanners cannot blow up the series count.
     const route = response.route ?? 'unmatched';
-    let byRoute = this.series.get(response.method);
-    if (!byRoute) this.series.set(response.method, (byRoute = new Map()));
-    let byStatus = byRoute.get(route);
-    if (!byStatus) byRoute.set(route, (byStatus = new Map()));
-    let series = byStatus.get(response.status);
+    const id = `${response.method} ${route} ${response.status}`;
+    let series = this.series.get(id);
     if (!series) {
       const labels = { method: response.method, route, status: String(response.status) };
       series = { requests: this.requests.labels(labels), duration: this.duration.labels(labels) };
-      byStatus.set(response.status, series);
+      this.series.set(id, series);
     }
     series.requests.inc();
     series.duration.observe(response.durationMs / 1000);
