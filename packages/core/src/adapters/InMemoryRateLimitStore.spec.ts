@@ -27,4 +27,14 @@ describe('InMemoryRateLimitStore', () => {
     for (let i = 0; i < 200_000; i++) await store.consume({ subject: `address:${i}`, now, windows: minute(now), ban });
     expect(store.size()).toBeLessThanOrEqual(100_000);
   });
+
+  it('counts each window apart even when the clock steps back into the previous one', async () => {
+    const store = new InMemoryRateLimitStore();
+    const next = Date.parse('2026-06-01T12:01:00Z');
+    const before = next - 100;
+    expect(await store.consume({ subject: 'key:a', now: next, windows: minute(next), ban })).toEqual({ outcome: 'admitted', counts: [1] });
+    expect(await store.consume({ subject: 'key:a', now: before, windows: minute(before), ban })).toEqual({ outcome: 'admitted', counts: [1] });
+    expect(await store.consume({ subject: 'key:a', now: next + 1, windows: minute(next + 1), ban })).toEqual({ outcome: 'admitted', counts: [2] });
+    expect(await store.read({ subject: 'key:a', now: before + 1, windows: minute(before + 1) })).toEqual({ counts: [1], bannedUntil: null });
+  });
 });

@@ -1,7 +1,9 @@
-import type { ConsumeRequest, ConsumeResult, RateLimitStore, ReadRequest, UsageReading } from '../ports/RateLimitStore.js';
+import type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore, ReadRequest, UsageReading } from '../ports/RateLimitStore.js';
 
+/** One window's count for one subject; a window is named by its name and start. */
 interface Counter {
-  subject: string;
+  name: string;
+  start: number;
   count: number;
   expiresAt: number;
 }
@@ -23,13 +25,20 @@ interface Strikes {
   bannedUntil: number;
 }
 
+function counterOf(counters: readonly Counter[] | undefined, window: CountedWindow): Counter | undefined {
+  if (counters === undefined) return undefined;
+  for (const counter of counters) if (counter.start === window.start && counter.name === window.name) return counter;
+  return undefined;
+}
+
 /**
  * The RateLimitStore of a single process: exact and atomic because JavaScript runs one `consume` at a time.
  * Several server instances need a shared store (Redis). Expired entries are swept at most once a second, and at
  * most `maxSubjects` subjects are tracked, so memory is bounded by that many subjects in the current windows.
+ * Counters are updated in place (a subject's few counters in one small array): this runs on every request.
  */
 export class InMemoryRateLimitStore implements RateLimitStore {
-  private readonly counters = new Map<string, Counter>();
+  private readonly counters = new Map<string, Counter[]>();
   private readonly strikes = new Map<string, Strikes>();
   private readonly subjects = new Set<string>();
   private readonly maxSubjects: number;
@@ -50,20 +59,24 @@ export class InMemoryRateLimitStore implements RateLimitStore {
       // Reported as full windows, so every rate-limit header says "nothing left" until the earliest reset.
       return Promise.resolve({ outcome: 'rejected', counts: windows.map((w) => w.limit), retryAt: Math.min(...windows.map((w) => w.resetAt)) });
     }
-    const ids = windows.map((w) => `${subject}|${w.name}|${w.start}`);
-    const counts = ids.map((id) => this.counters.get(id)?.count ?? 0);
+    const subjectCounters = this.counters.get(subject);
+    const counts = new Array<number>(windows.length);
+    let retryAt = 0;
+    for (let i = 0; i < windows.length; i++) {
+      const window = windows[i]!;
+      counts[i] = counterOf(subjectCounters, window)?.count ?? 0;
+      if (counts[i]! >= window.limit) retryAt = Math.max(retryAt, window.resetAt);
+    }
     const record = this.strikes.get(subject);
 
     if (record && record.bannedUntil > now) return Promise.resolve({ outcome: 'banned', counts, bannedUntil: record.bannedUntil });
 
-    const full = windows.filter((w, i) => counts[i]! >= w.limit);
-    if (full.length === 0) {
-      windows.forEach((w, i) => this.counters.set(ids[i]!, { subject, count: counts[i]! + 1, expiresAt: w.resetAt }));
-      this.subjects.add(subject);
-      return Promise.resolve({ outcome: 'admitted', counts: counts.map((c) => c + 1) });
+    if (retryAt === 0) {
+      this.count(subject, subjectCounters, windows);
+      for (let i = 0; i < counts.length; i++) counts[i]!++;
+      return Promise.resolve({ outcome: 'admitted', counts });
     }
 
-    const retryAt = Math.max(...full.map((w) => w.resetAt));
     const next: Strikes =
       record && record.strikeUntil > now ? { ...record, strikes: record.strikes + 1 } : { strikes: 0, strikeUntil: retryAt, bannedUntil: 0 };
     if (next.strikes >= ban.strikes) {
@@ -78,23 +91,42 @@ export class InMemoryRateLimitStore implements RateLimitStore {
   }
 
   read({ subject, now, windows }: ReadRequest): Promise<UsageReading> {
+    const subjectCounters = this.counters.get(subject);
     const counts = windows.map((w) => {
-      const counter = this.counters.get(`${subject}|${w.name}|${w.start}`);
+      const counter = counterOf(subjectCounters, w);
       return counter && counter.expiresAt > now ? counter.count : 0;
     });
     const bannedUntil = this.strikes.get(subject)?.bannedUntil ?? 0;
     return Promise.resolve({ counts, bannedUntil: bannedUntil > now ? bannedUntil : null });
   }
 
+  private count(subject: string, subjectCounters: Counter[] | undefined, windows: readonly CountedWindow[]): void {
+    let counters = subjectCounters;
+    if (counters === undefined) {
+      counters = [];
+      this.counters.set(subject, counters);
+      this.subjects.add(subject);
+    }
+    for (const window of windows) {
+      const counter = counterOf(counters, window);
+      if (counter) counter.count++;
+      else counters.push({ name: window.name, start: window.start, count: 1, expiresAt: window.resetAt });
+    }
+  }
+
   private sweep(now: number): void {
     if (now < this.nextSweep) return;
     this.nextSweep = now + 1_000;
-    for (const [id, counter] of this.counters) if (counter.expiresAt <= now) this.counters.delete(id);
+    for (const [subject, counters] of this.counters) {
+      const live = counters.filter((counter) => counter.expiresAt > now);
+      if (live.length === 0) this.counters.delete(subject);
+      else if (live.length < counters.length) this.counters.set(subject, live);
+    }
     for (const [subject, record] of this.strikes) {
       if (record.bannedUntil <= now && record.strikeUntil <= now) this.strikes.delete(subject);
     }
     this.subjects.clear();
-    for (const counter of this.counters.values()) this.subjects.add(counter.subject);
+    for (const subject of this.counters.keys()) this.subjects.add(subject);
     for (const subject of this.strikes.keys()) this.subjects.add(subject);
   }
 }
