@@ -14,13 +14,17 @@ export type Drain = (timeoutMs: number) => Promise<void>;
 export function drainOnClose(server: Server): Drain {
   let draining = false;
   const inFlight = new Set<ServerResponse>();
+  // One listener for every response (not a closure per request): this runs on every request.
+  function forget(this: ServerResponse) {
+    inFlight.delete(this);
+  }
   server.on('request', (_request, response: ServerResponse) => {
     if (draining) {
       response.shouldKeepAlive = false;
       return;
     }
     inFlight.add(response);
-    response.once('close', () => inFlight.delete(response));
+    response.on('close', forget);
   });
 
   return async (timeoutMs) => {
