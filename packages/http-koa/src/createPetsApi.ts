@@ -10,6 +10,7 @@ import { routeFallback } from './middleware/routeFallback.js';
 import type { FullPageCacheOptions } from './listingPages.js';
 import { createOpenApiDocument } from './openapi.js';
 import { createPetsRouter } from './routes/petsRoutes.js';
+import { routesLookedUpOnce } from './routes/routeTable.js';
 
 /** The use cases the interface calls (a `PetStore` from core's `createPetStore` has them all), and its public base. */
 export type PetsApiDeps = Pick<
@@ -113,7 +114,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       if (ctx.method === 'OPTIONS' && ctx.get('Authorization') === '') return next();
       return ctx.path === usagePath ? admitUsageQuery(ctx, next) : admit(ctx, next);
     },
-    router.routes() as Middleware,
+    routesLookedUpOnce(router),
     routeFallback(router),
   ]);
 
