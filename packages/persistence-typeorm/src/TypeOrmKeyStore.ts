@@ -1,6 +1,6 @@
 import type { ApiKey, KeyStore, Plan } from '@petstore/core';
 import { IsNull, type DataSource, type Repository } from 'typeorm';
-import { ApiKeySchema, type ApiKeyRow } from './schemas/ApiKeySchema.js';
+import { API_KEY_ENTITY, type ApiKeyRow } from './schemas/ApiKeySchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 function toApiKey(row: ApiKeyRow): ApiKey {
@@ -32,7 +32,7 @@ export class TypeOrmKeyStore implements KeyStore {
   private readonly rows: Repository<ApiKeyRow>;
 
   constructor(dataSource: DataSource) {
-    this.rows = dataSource.getRepository(ApiKeySchema);
+    this.rows = dataSource.getRepository<ApiKeyRow>(API_KEY_ENTITY);
   }
 
   findByHash(secretHash: string): Promise<ApiKey | null> {

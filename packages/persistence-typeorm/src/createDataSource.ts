@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './databaseUrl.js';
 import { migrations } from './migrations/index.js';
-import { ApiKeySchema } from './schemas/ApiKeySchema.js';
+import { petstoreEntities } from './schemas/index.js';
 import { clientTimeoutFor } from './writeDeadline.js';
 
 export interface DataSourceSettings {
@@ -22,7 +22,7 @@ export interface DataSourceSettings {
 export function createDataSource(databaseUrl: string, settings: DataSourceSettings = {}): DataSource {
   const target = parseDatabaseUrl(databaseUrl);
   const timeout = settings.statementTimeoutMs ?? 5_000;
-  const common = { entities: [ApiKeySchema], migrations, synchronize: false, logging: false };
+  const common = { entities: petstoreEntities(target.kind), migrations, synchronize: false, logging: false };
 
   if (target.kind === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });

@@ -1,0 +1,14 @@
+import type { EntitySchema } from 'typeorm';
+import type { Dialect } from '../dialect.js';
+import { apiKeySchema } from './ApiKeySchema.js';
+import { idempotencyKeySchema } from './IdempotencyKeySchema.js';
+import { petSchema } from './PetSchema.js';
+
+/**
+ * Every table of the pet store as TypeORM entity schemas, for a DataSource on `dialect`: add them (and `migrations`)
+ * to your own DataSource to run the pet store's adapters on it. They describe what the migrations create; they
+ * never create anything themselves (keep `synchronize` off).
+ */
+export function petstoreEntities(dialect: Dialect): EntitySchema[] {
+  return [petSchema(dialect), apiKeySchema(dialect), idempotencyKeySchema(dialect)] as EntitySchema[];
+}
