@@ -3,6 +3,8 @@
 import type { Pet, PetDraft, PetListRequest, PetPage, PetRepository } from '@petstore/core';
 
 export class ArrayPetRepository implements PetRepository {
+  // Ids are assigned in order and visible at once: a page that has a successor never changes (the contract checks it).
+  readonly pagesWithSuccessorNeverChange = true;
   private readonly pets: Pet[] = [];
 
   async create(draft: PetDraft): Promise<Pet> {

@@ -143,6 +143,7 @@ describe('HTTP protocol behaviour', () => {
 
 describe('failures of dependencies', () => {
   const failing = (error: Error): PetRepository => ({
+    pagesWithSuccessorNeverChange: true,
     create: () => Promise.reject(error),
     findById: () => Promise.reject(error),
     list: () => Promise.reject(error),

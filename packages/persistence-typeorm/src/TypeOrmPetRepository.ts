@@ -134,10 +134,18 @@ function postgresStatements(dataSource: DataSource): PetStatements {
  * hydration and a query runner per call would cost more than the query itself.
  */
 export class TypeOrmPetRepository implements PetRepository {
+  /**
+   * SQLite has one writer, which assigns ids and commits them in order (group commit keeps that: one transaction per
+   * batch, ids ascending within it). PostgreSQL hands out sequence values before commit, and transactions can
+   * commit out of order.
+   */
+  readonly pagesWithSuccessorNeverChange: boolean;
   private readonly statements: PetStatements;
 
   constructor(dataSource: DataSource) {
-    this.statements = dialectOf(dataSource) === 'postgres' ? postgresStatements(dataSource) : sqliteStatements(dataSource);
+    const postgres = dialectOf(dataSource) === 'postgres';
+    this.pagesWithSuccessorNeverChange = !postgres;
+    this.statements = postgres ? postgresStatements(dataSource) : sqliteStatements(dataSource);
   }
 
   async create(draft: PetDraft): Promise<Pet> {

@@ -20,6 +20,13 @@ export interface PetPage {
  * ServiceUnavailableError when their storage cannot answer, never a driver error.
  */
 export interface PetRepository {
+  /**
+   * True when ids become visible in ascending order: no pet can later become visible with an id below one already
+   * visible. Pets are never changed or deleted, so together this means a page that has a successor (`next`) never
+   * changes; a cache of such pages is only correct when this is true. False when a lower id can commit after a
+   * higher one (a PostgreSQL sequence, several writers).
+   */
+  readonly pagesWithSuccessorNeverChange: boolean;
   create(draft: PetDraft): Promise<Pet>;
   findById(id: number): Promise<Pet | null>;
   list(request: PetListRequest): Promise<PetPage>;

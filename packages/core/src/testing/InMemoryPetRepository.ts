@@ -2,6 +2,8 @@ import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { PetListRequest, PetPage, PetRepository } from '../ports/PetRepository.js';
 
 export class InMemoryPetRepository implements PetRepository {
+  /** Ids are assigned and made visible in the same synchronous step. */
+  readonly pagesWithSuccessorNeverChange = true;
   private readonly pets: Pet[] = [];
   private lastId = 0;
 

@@ -88,6 +88,7 @@ describe('CreatePetIdempotently', () => {
     let creating: () => void = () => undefined;
     const firstIsCreating = new Promise<void>((resolve) => (creating = resolve));
     const slow: PetRepository = {
+      pagesWithSuccessorNeverChange: true,
       create: () => (creating(), new Promise<Pet>((resolve) => (finish = resolve))),
       findById: () => Promise.resolve(null),
       list: () => Promise.resolve({ pets: [] }),

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { MAX_ID, type Pet } from '../../pet/Pet.js';
-import type { PetRepository } from '../../ports/PetRepository.js';
+import type { PetListRequest, PetPage, PetRepository } from '../../ports/PetRepository.js';
 import { openHarness, type Closable } from './harness.js';
 import { aPetDraft } from '../builders.js';
 
@@ -82,6 +82,39 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
         after = page.next;
       } while (after !== undefined);
       expect(all.map((p) => p.id).sort((a, b) => a - b)).toEqual(created.map((p) => p.id).sort((a, b) => a - b));
+    });
+
+    it('keeps what it declares in pagesWithSuccessorNeverChange: while creates run, a page with `next` never changes', async () => {
+      expect(typeof repository.pagesWithSuccessorNeverChange).toBe('boolean');
+      // A repository that makes no promise has nothing more to check.
+      if (!repository.pagesWithSuccessorNeverChange) return;
+      await createMany(12, (i) => (i % 2 ? 'sold' : 'available'));
+      const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
+      const requests: PetListRequest[] = [{ limit: 3 }, { limit: 2, status: 'sold' }];
+      const firstSeen = new Map<string, { request: PetListRequest; page: PetPage }>();
+      // 100 creates, started in waves of 10 between passes over the pages, which go on until every create is done:
+      // reads and writes interleave however the adapter schedules them.
+      const creates: Promise<Pet>[] = [];
+      let settled = false;
+      do {
+        for (let i = 0; i < 10 && creates.length < 100; i++) {
+          creates.push(repository.create(aPetDraft({ name: `racing ${creates.length}`, status: i % 2 ? 'sold' : 'available' })));
+          if (creates.length === 100) void Promise.allSettled(creates).then(() => (settled = true));
+        }
+        for (const first of requests) {
+          let request: PetListRequest | undefined = first;
+          while (request) {
+            const page = await repository.list(request);
+            const key = JSON.stringify(request);
+            if (page.next !== undefined && !firstSeen.has(key)) firstSeen.set(key, { request, page });
+            request = page.next === undefined ? undefined : { ...request, after: page.next };
+          }
+        }
+        await nextTurn();
+      } while (!settled);
+      await Promise.all(creates);
+      expect(firstSeen.size).toBeGreaterThan(4);
+      for (const { request, page } of firstSeen.values()) expect({ request, page: await repository.list(request) }).toEqual({ request, page });
     });
   });
 }
