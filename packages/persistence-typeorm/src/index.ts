@@ -1,5 +1,5 @@
 export { createDataSource, type DataSourceSettings } from './createDataSource.js';
-export { dialectOf } from './dialect.js';
+export { dialectOf, type Dialect } from './dialect.js';
 export type { DataSource } from 'typeorm';
 export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';
 export { migrate, pingDatabase } from './migrate.js';
@@ -8,3 +8,4 @@ export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { translateDatabaseError } from './translateDatabaseError.js';
 export { migrations } from './migrations/index.js';
+export { petstoreEntities } from './schemas/index.js';

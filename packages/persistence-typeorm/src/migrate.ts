@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { sqliteConnectionOf } from './driverConnections.js';
+import { assertSqliteWritable } from './driverStatements.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 // Any constant will do: it only has to be the same in every process that migrates this database.
@@ -33,15 +33,7 @@ export async function pingDatabase(dataSource: DataSource): Promise<void> {
       await dataSource.query('SELECT 1');
       return;
     }
-    const db = sqliteConnectionOf(dataSource);
-    if (!db) throw new Error('SQLite connection is not open');
-    const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
-    db.pragma('busy_timeout = 0');
-    try {
-      db.exec('BEGIN IMMEDIATE; ROLLBACK');
-    } finally {
-      db.pragma(`busy_timeout = ${busyTimeout}`);
-    }
+    assertSqliteWritable(dataSource);
   } catch (error) {
     translateDatabaseError(error);
   }

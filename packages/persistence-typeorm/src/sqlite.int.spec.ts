@@ -122,6 +122,31 @@ describe('SQLite file', () => {
     await dataSource.destroy();
   });
 
+  it('keeps creates out of a transaction opened through TypeORM on the shared connection: they wait for it to end', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    const pets = new TypeOrmPetRepository(dataSource);
+    const embedder = dataSource.createQueryRunner();
+    await embedder.startTransaction();
+    await embedder.query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('rolled back', 1, 'available')`);
+    const creating = pets.create(aPetDraft({ name: 'Rex' }));
+    // Turns of the event loop in which the group commit runs, while the transaction is open.
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    await embedder.rollbackTransaction();
+    const rex = await creating;
+    expect((await pets.list({ limit: 10 })).pets).toEqual([rex]);
+    await dataSource.destroy();
+  });
+
+  it('answers service_unavailable for a create when such a transaction stays open past the busy timeout', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`, 200);
+    const embedder = dataSource.createQueryRunner();
+    await embedder.startTransaction();
+    await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+    await embedder.rollbackTransaction();
+    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft())).id).toBe(1);
+    await dataSource.destroy();
+  });
+
   it('answers service_unavailable, not a driver error, once the data source is closed', async () => {
     const dataSource = await open('sqlite::memory:');
     await dataSource.destroy();

@@ -13,6 +13,11 @@ function codeOf(error: unknown): string {
   return String(driverError?.code ?? code ?? '');
 }
 
+/** A duplicate primary key or unique value: SQLite's constraint codes, PostgreSQL's SQLSTATE 23505. */
+export function isUniqueViolation(error: unknown): boolean {
+  return /^SQLITE_CONSTRAINT_(PRIMARYKEY|UNIQUE)$|^23505$/.test(codeOf(error));
+}
+
 /**
  * Turns a failure of the database into what core understands: ServiceUnavailableError when the database is down,
  * unreachable, locked past the busy timeout or too slow; anything else is rethrown as is (a bug, not an outage).

@@ -71,5 +71,14 @@ export function describeIdempotencyStoreContract(name: string, open: () => Promi
       expect(outcomes.filter((o) => o.state === 'claimed')).toHaveLength(1);
       expect(outcomes.filter((o) => o.state === 'in_progress')).toHaveLength(49);
     });
+
+    it('lets exactly one of many concurrent claims take over an expired key', async () => {
+      const key = randomUUID();
+      await claim(key);
+      await harness().store.complete('key_a', key, rex);
+      const outcomes = await Promise.all(Array.from({ length: 50 }, () => claim(key, 'f2', T0 + DAY)));
+      expect(outcomes.filter((o) => o.state === 'claimed')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.state === 'in_progress')).toHaveLength(49);
+    });
   });
 }

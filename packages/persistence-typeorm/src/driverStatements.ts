@@ -1,0 +1,172 @@
+// The only module that reaches past TypeORM's public API, into the driver objects it keeps: the better-sqlite3
+// connection and the pg pool. Everything else in this package goes through TypeORM: the entity schemas, the
+// migrations, and its Repository and QueryBuilder for API keys and idempotency records.
+//
+// Why: the three pet statements (insert, find by id, list a page) run on every request, and through TypeORM each
+// would cost a query runner and a keyed object per row, more than the query itself (PITFALLS.md: a one-row lookup is
+// about 8 times faster prepared). Here they are prepared once, return positional rows, and SQLite's inserts are
+// group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
+// connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
+// loudly if an upgrade moves them.
+import { ServiceUnavailableError, type PetDraft, type PetStatus } from '@petstore/core';
+import type { Database, Statement } from 'better-sqlite3';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
+import { dialectOf } from './dialect.js';
+import { beforeDeadline, writeDeadline } from './writeDeadline.js';
+
+/** A row as `[id, name, category_id, status]`: positional rows skip building a keyed object per row. */
+export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string];
+
+/** The pet statements, the same on both databases; ids come back as PostgreSQL returns them (bigint as a string). */
+export interface PetStatements {
+  insert(draft: PetDraft): Promise<number | string>;
+  findById(id: number): Promise<PetTuple | undefined>;
+  list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
+}
+
+/** The pet statements for a DataSource, prepared on its connection the first time they run. */
+export function petStatements(dataSource: DataSource): PetStatements {
+  return dialectOf(dataSource) === 'postgres' ? postgresStatements(dataSource) : sqliteStatements(dataSource);
+}
+
+const COLUMNS = '"id", "name", "category_id", "status"';
+
+function sql(p: (position: number) => string) {
+  return {
+    insert: `INSERT INTO "pets" ("name", "category_id", "status") VALUES (${p(1)}, ${p(2)}, ${p(3)}) RETURNING "id"`,
+    findById: `SELECT ${COLUMNS} FROM "pets" WHERE "id" = ${p(1)}`,
+    // Keyset pagination: one extra row tells whether a next page exists. Both are index range scans, so a page
+    // costs the same at any depth and any table size.
+    listAll: `SELECT ${COLUMNS} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${p(2)}`,
+    listByStatus: `SELECT ${COLUMNS} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${p(3)}`,
+  };
+}
+
+/** The better-sqlite3 connection of an initialized SQLite DataSource, or undefined when it is not open. */
+export function sqliteConnectionOf(dataSource: DataSource): Database | undefined {
+  const db = (dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
+  return db?.open ? db : undefined;
+}
+
+/** The pg pool of an initialized PostgreSQL DataSource. */
+export function postgresPoolOf(dataSource: DataSource): Pool {
+  const pool = (dataSource.driver as unknown as { master?: Pool }).master;
+  if (!pool) throw new Error('TypeORM keeps no pg pool at driver.master: the DataSource is not initialized, or TypeORM moved it');
+  return pool;
+}
+
+/**
+ * better-sqlite3 statements prepared once on TypeORM's connection. Inserts use group commit: the creates that reach
+ * the repository in one turn of the event loop are written in one transaction, so under load a commit (the costly
+ * part of a write) is shared by many requests, and each caller still resolves only after its row is committed.
+ */
+function sqliteStatements(dataSource: DataSource): PetStatements {
+  const text = sql(() => '?');
+  type Prepared = {
+    db: Database;
+    findById: Statement;
+    listAll: Statement;
+    listByStatus: Statement;
+    insertMany: (drafts: PetDraft[]) => number[];
+  };
+  let prepared: Prepared | undefined;
+  const statements = (): Prepared => {
+    const db = sqliteConnectionOf(dataSource);
+    if (!db) throw new ServiceUnavailableError('database');
+    // Prepared again only if the DataSource was re-initialized with a new connection.
+    if (prepared?.db !== db) {
+      const insert = db.prepare(text.insert).pluck();
+      prepared = {
+        db,
+        findById: db.prepare(text.findById).raw(),
+        listAll: db.prepare(text.listAll).raw(),
+        listByStatus: db.prepare(text.listByStatus).raw(),
+        // IMMEDIATE takes the write lock up front, so the transaction cannot fail half-way on SQLITE_BUSY.
+        insertMany: db.transaction((drafts: PetDraft[]) => drafts.map((d) => insert.get(d.name, d.categoryId, d.status) as number)).immediate,
+      };
+    }
+    return prepared;
+  };
+
+  // TypeORM runs everything on this one connection, so a transaction opened through TypeORM (by an embedder's
+  // `dataSource.transaction()`) may be open between two of its statements. A batch started then would become a
+  // savepoint of that transaction, and its rollback would undo pets already answered 201: the batch waits for it
+  // to end instead, as long as SQLite would wait for another process's lock.
+  const lockTimeoutMs = (dataSource.options as { timeout?: number }).timeout ?? 5_000;
+  let batch: { draft: PetDraft; resolve: (id: number) => void; reject: (error: unknown) => void }[] = [];
+  let waitingSince: number | undefined;
+  const commitBatch = () => {
+    const pending = batch;
+    try {
+      const { db, insertMany } = statements();
+      if (db.inTransaction) {
+        waitingSince ??= Date.now();
+        if (Date.now() - waitingSince < lockTimeoutMs) return void setImmediate(commitBatch);
+        throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
+      }
+      waitingSince = undefined;
+      batch = [];
+      const ids = insertMany(pending.map((p) => p.draft));
+      pending.forEach((p, i) => p.resolve(ids[i]!));
+    } catch (error) {
+      waitingSince = undefined;
+      batch = [];
+      for (const p of pending) p.reject(error);
+    }
+  };
+
+  return {
+    insert: (draft) =>
+      new Promise<number>((resolve, reject) => {
+        if (batch.length === 0) setImmediate(commitBatch);
+        batch.push({ draft, resolve, reject });
+      }),
+    findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
+    list: async (status, after, count) =>
+      (status === undefined ? statements().listAll.all(after, count) : statements().listByStatus.all(status, after, count)) as PetTuple[],
+  };
+}
+
+/**
+ * Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows. The insert carries a
+ * deadline that PostgreSQL checks on its own clock: started late (the server stalled with the insert queued), it
+ * inserts nothing, so a create that timed out on the client (503) never appears later.
+ */
+function postgresStatements(dataSource: DataSource): PetStatements {
+  const text = {
+    ...sql((n) => `$${n}`),
+    insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
+  };
+  const rows = async (name: string, query: string, values: unknown[]) =>
+    (await postgresPoolOf(dataSource).query<PetTuple>({ name: `petstore_${name}`, text: query, values, rowMode: 'array' })).rows;
+  return {
+    insert: async ({ name, categoryId, status }) => {
+      const [row] = await rows('insert_before_deadline', text.insert, [name, categoryId, status, writeDeadline(dataSource)]);
+      if (!row)
+        throw new ServiceUnavailableError('database', 5, {
+          cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored'),
+        });
+      return row[0];
+    },
+    findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
+    list: (status, after, count) =>
+      status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),
+  };
+}
+
+/**
+ * Throws unless a write could start on SQLite now, without waiting: reads alone succeed under WAL even while
+ * another process holds the write lock and every write would time out.
+ */
+export function assertSqliteWritable(dataSource: DataSource): void {
+  const db = sqliteConnectionOf(dataSource);
+  if (!db) throw new Error('SQLite connection is not open');
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    db.exec('BEGIN IMMEDIATE; ROLLBACK');
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+}
