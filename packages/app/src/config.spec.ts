@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       headersTimeoutMs: 10000,
       requestTimeoutMs: 30000,
       databaseTimeoutMs: 5000,
+      sqliteSynchronous: 'NORMAL',
       docsEnabled: true,
     });
   });
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
         HEADERS_TIMEOUT_MS: '1000',
         REQUEST_TIMEOUT_MS: '2000',
         DATABASE_TIMEOUT_MS: '300',
+        SQLITE_SYNCHRONOUS: 'FULL',
         DOCS_ENABLED: 'false',
       }),
     ).toEqual({
@@ -73,6 +75,7 @@ describe('loadConfig', () => {
       headersTimeoutMs: 1000,
       requestTimeoutMs: 2000,
       databaseTimeoutMs: 300,
+      sqliteSynchronous: 'FULL',
       docsEnabled: false,
     });
   });
@@ -144,6 +147,8 @@ describe('loadConfig', () => {
       'CORS_ORIGINS="https://a.example/path" is invalid: expected a comma-separated list of origins such as https://app.example.com (scheme, host and port only)',
     ],
     ['KEY_CACHE_TTL_MS', '60000', 'KEY_CACHE_TTL_MS="60000" is invalid: expected an integer from 0 to 5000'],
+    ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS="OFF" is invalid: expected one of NORMAL, FULL'],
+    ['SQLITE_SYNCHRONOUS', 'full', 'SQLITE_SYNCHRONOUS="full" is invalid: expected one of NORMAL, FULL'],
   ])('rejects %s=%s with one line naming the variable, the value and what is accepted', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(expect.objectContaining({ name: 'ConfigError', variable: name, value, message }));
   });

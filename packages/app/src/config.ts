@@ -1,5 +1,5 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
-import { DATABASE_URL_FORMS, parseDatabaseUrl, redact } from '@petstore/persistence-typeorm';
+import { DATABASE_URL_FORMS, parseDatabaseUrl, redact, SQLITE_SYNCHRONOUS_MODES, type SqliteSynchronous } from '@petstore/persistence-typeorm';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -29,6 +29,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** SQLite busy timeout, PostgreSQL connect and statement timeout. */
   databaseTimeoutMs: number;
+  /** SQLite's `synchronous` pragma: NORMAL survives a killed process, FULL also a power loss (slower writes). */
+  sqliteSynchronous: SqliteSynchronous;
   /** Serve the interactive API reference at `GET /docs`. */
   docsEnabled: boolean;
 }
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 300_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5_000, 100, 60_000),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'NORMAL'),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
   };
 }

@@ -1,10 +1,16 @@
-import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { FakeClock } from '@petstore/core/testing';
 import { loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { TOKENS } from './tokens.js';
 
 describe('createContainer', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-container-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
   it('wires the use cases to the configured adapters, resolved once', async () => {
     const container = createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }));
     const store = await container.getAsync(TOKENS.PetStore);
@@ -19,6 +25,15 @@ describe('createContainer', () => {
     container.rebind(TOKENS.Clock).toConstantValue(new FakeClock('2031-01-01T00:00:00Z'));
     const { getPet } = await container.getAsync(TOKENS.PetStore);
     await expect(getPet.execute('1')).rejects.toMatchObject({ code: 'gone' });
+    for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+  });
+
+  it('opens SQLite with the synchronous mode SQLITE_SYNCHRONOUS names', async () => {
+    const container = createContainer(
+      loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'petstore.db')}`, SQLITE_SYNCHRONOUS: 'FULL', LOG_LEVEL: 'silent' }),
+    );
+    const dataSource = await container.getAsync(TOKENS.DataSource);
+    expect(await dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
     for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
   });
 });

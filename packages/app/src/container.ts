@@ -58,7 +58,10 @@ function persistenceModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.DataSource).toResolvedValue(
       async (logger: Logger) => {
-        const dataSource = createDataSource(config.databaseUrl, { statementTimeoutMs: config.databaseTimeoutMs });
+        const dataSource = createDataSource(config.databaseUrl, {
+          statementTimeoutMs: config.databaseTimeoutMs,
+          sqliteSynchronous: config.sqliteSynchronous,
+        });
         await dataSource.initialize();
         const applied = await migrate(dataSource);
         if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');

@@ -7,16 +7,26 @@ import { migrations } from './migrations/index.js';
 import { petstoreEntities } from './schemas/index.js';
 import { clientTimeoutFor } from './writeDeadline.js';
 
+/** SQLite's `synchronous` pragma in WAL mode: NORMAL survives a killed process; FULL also a power loss or OS crash. */
+export const SQLITE_SYNCHRONOUS_MODES = ['NORMAL', 'FULL'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
+
 export interface DataSourceSettings {
   /** Milliseconds a statement may wait for a lock (SQLite busy timeout) or run (PostgreSQL statement_timeout). */
   statementTimeoutMs?: number;
   /** PostgreSQL pool size per process. */
   poolSize?: number;
+  /**
+   * SQLite only, default NORMAL: a committed transaction survives a killed process, but the last ones can be lost on
+   * a power loss or OS crash. FULL syncs the WAL on every commit, which survives those too, at a few times the
+   * cost of each commit.
+   */
+  sqliteSynchronous?: SqliteSynchronous;
 }
 
 /**
  * A TypeORM DataSource (not yet initialized) for a DATABASE_URL: `sqlite:<path>` or `sqlite::memory:` (better-sqlite3,
- * WAL, synchronous=NORMAL, foreign keys on, busy timeout) or `postgres://...` (pg, with connect and statement
+ * WAL, synchronous=NORMAL unless set to FULL, foreign keys on, busy timeout) or `postgres://...` (pg, with connect and statement
  * timeouts so a request never hangs on a dead server). Schema changes come from migrations only.
  */
 export function createDataSource(databaseUrl: string, settings: DataSourceSettings = {}): DataSource {
@@ -34,8 +44,7 @@ export function createDataSource(databaseUrl: string, settings: DataSourceSettin
       timeout,
       statementCacheSize: 200,
       prepareDatabase: (db: { pragma(source: string): unknown }) => {
-        // In WAL mode NORMAL survives a process crash; only a power loss can drop the last commits.
-        db.pragma('synchronous = NORMAL');
+        db.pragma(`synchronous = ${settings.sqliteSynchronous ?? 'NORMAL'}`);
       },
     });
   }

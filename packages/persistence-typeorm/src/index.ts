@@ -1,4 +1,4 @@
-export { createDataSource, type DataSourceSettings } from './createDataSource.js';
+export { createDataSource, SQLITE_SYNCHRONOUS_MODES, type DataSourceSettings, type SqliteSynchronous } from './createDataSource.js';
 export { dialectOf, type Dialect } from './dialect.js';
 export type { DataSource } from 'typeorm';
 export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';

@@ -80,6 +80,17 @@ describe('SQLite file', () => {
     await dataSource.destroy();
   });
 
+  it.each([
+    ['NORMAL', 1],
+    ['FULL', 2],
+  ] as const)('sets PRAGMA synchronous to %s on a database file when asked to (%i)', async (sqliteSynchronous, value) => {
+    const dataSource = createDataSource(`sqlite:${newFile()}`, { sqliteSynchronous });
+    await dataSource.initialize();
+    expect(await dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: value }]);
+    expect(await dataSource.query('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    await dataSource.destroy();
+  });
+
   it('never reuses an id, even the highest one after it is deleted', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
     const pets = new TypeOrmPetRepository(dataSource);
