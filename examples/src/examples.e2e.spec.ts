@@ -26,6 +26,17 @@ describe('the examples of the docs', () => {
       ],
     ],
     ['swap-an-adapter.js', 'starts the whole server with an adapter rebound, and stops it', [/^\/livez answers 200$/m]],
+    [
+      'own-typeorm-datasource.js',
+      "runs the pet store on the embedder's own TypeORM DataSource and SQLite file, beside the embedder's own table",
+      [
+        /^migrated: InitialSchema1763769600000, CreateIdempotencyKeys1763856000000, CoveringStatusIndex1763942400000, CreateVisits1790000000000$/m,
+        /^schema changes pending: 0$/m,
+        /^key_[0-9a-f]{16} admitted, 59 requests left this minute$/m,
+        /^listed: \[ \{ id: 1, name: 'Rex', categoryId: 1, status: 'available' \} \]$/m,
+        /^visits: \[ \{ id: 1, petId: 1, visitor: 'Ada' \} \]$/m,
+      ],
+    ],
   ] as [string, string, RegExp[]][])('%s %s', async (file, _what, expected) => {
     const result = await runNodeProcess(built(file), []);
     expect(result).toMatchObject({ code: 0, stderr: '' });
