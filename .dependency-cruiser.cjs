@@ -1,5 +1,5 @@
 /**
- * The hexagon's edges, checked on every test run (packages/app/src/architecture.spec.ts) and by `pnpm lint`.
+ * The hexagon's edges, checked on every test run (packages/app/src/architecture.int.spec.ts) and by `pnpm lint`.
  * Paths are matched both resolved (packages/..., node_modules/...) and unresolved (bare specifiers).
  */
 const FRAMEWORKS = '(koa|@koa/[^/]+|typeorm|inversify|@inversifyjs/[^/]+|pg|ioredis|better-sqlite3)';
