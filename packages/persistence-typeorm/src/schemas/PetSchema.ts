@@ -10,7 +10,7 @@ export interface PetRow {
   status: string;
 }
 
-export const PET_ENTITY = 'PetstorePet';
+const PET_ENTITY = 'PetstorePet';
 
 /**
  * `pets` as the migrations create it. Two details TypeORM's entity schemas cannot say: the id is an identity
