@@ -92,7 +92,7 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
   // TypeORM runs everything on this one connection, so a transaction opened through TypeORM (by an embedder's
   // `dataSource.transaction()`) may be open between two of its statements. A batch started then would become a
   // savepoint of that transaction, and its rollback would undo pets already answered 201: the batch waits for it
-  // to end instead, as long as SQLite would wait for another process's lock.
+  // to end instead (looking again every millisecond), as long as SQLite would wait for another process's lock.
   const lockTimeoutMs = (dataSource.options as { timeout?: number }).timeout ?? 5_000;
   let batch: { draft: PetDraft; resolve: (id: number) => void; reject: (error: unknown) => void }[] = [];
   let waitingSince: number | undefined;
@@ -102,7 +102,7 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
       const { db, insertMany } = statements();
       if (db.inTransaction) {
         waitingSince ??= Date.now();
-        if (Date.now() - waitingSince < lockTimeoutMs) return void setImmediate(commitBatch);
+        if (Date.now() - waitingSince < lockTimeoutMs) return void setTimeout(commitBatch, 1);
         throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
       }
       waitingSince = undefined;
