@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
-import { coldPaths, peerColdPaths } from './coldPages.js';
+import { randomPages, type RandomPage } from './randomPages.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
@@ -21,8 +21,8 @@ const ROUNDS = QUICK ? 1 : 3;
 interface Request {
   method?: string;
   path: string;
-  /** When present, each request takes one of these paths uniformly at random instead of `path` (cold scenarios). */
-  randomPaths?: readonly string[];
+  /** When present, requests take these paths in turn instead of `path`, in the same order on every run. */
+  paths?: readonly string[];
   body?: string;
   headers?: Record<string, string>;
 }
@@ -43,13 +43,14 @@ function drive(port: number, requests: Request[], headers: Record<string, string
     duration,
     headers,
     requests: requests.map((r) => {
-      const paths = r.randomPaths;
+      const paths = r.paths;
+      let next = 0;
       return {
         method: (r.method ?? 'GET') as 'GET',
         path: r.path,
         ...(r.body && { body: r.body }),
         ...(r.headers && { headers: r.headers }),
-        ...(paths && { setupRequest: (request: object) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) }),
+        ...(paths && { setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }),
       };
     }),
   });
@@ -148,6 +149,18 @@ async function deepSoldCursor(port: number, key: string): Promise<string> {
   return cursor;
 }
 
+/** The scenarios that read RANDOM_PAGE_COUNT distinct pages, the product's and the peers'. */
+const RANDOM_PAGES = [
+  'random pages (10k pets)',
+  'peer: hand-written Koa random pages',
+  'peer: hand-written Fastify random pages',
+  'random pages (10k pets, PostgreSQL + Redis)',
+  'peer: hand-written Koa + pg + ioredis random pages',
+];
+let pages: RandomPage[] = [];
+/** One request that takes these paths in turn (the same sequence for every server). */
+const cycling = (paths: string[]): Request[] => [{ path: paths[0] ?? '/v1/pets', paths }];
+
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
 
@@ -166,13 +179,12 @@ const floor = await startNodeServer('floor.js', {}, PIN);
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
-  if (wanted('list (10k pets)', 'list cold (10k pets)', 'list sold (deep cursor)', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create')) {
+  if (wanted('list (10k pets)', 'list sold (deep cursor)', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create', ...RANDOM_PAGES)) {
     const { server, key } = await sqliteServer(10_000);
     await scenario('list (10k pets)', server, key, [{ path: '/v1/pets?limit=20' }]);
-    if (wanted('list cold (10k pets)')) {
-      const paths = await coldPaths(server.port, key);
-      await scenario('list cold (10k pets)', server, key, [{ path: paths[0]!, randomPaths: paths }]);
-    }
+    // The same pages serve every random-pages scenario: the PostgreSQL database is seeded with the same pets.
+    if (wanted(...RANDOM_PAGES)) pages = await randomPages(server.port, key);
+    await scenario('random pages (10k pets)', server, key, cycling(pages.map((p) => p.product)));
     const cursor = await deepSoldCursor(server.port, key);
     await scenario('list sold (deep cursor)', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
     await scenario(
@@ -190,14 +202,17 @@ try {
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
-  if (wanted('peer: hand-written Koa list', 'peer: hand-written Koa list cold')) {
-    const path = join(work, 'peer.db');
+  for (const [framework, script] of [
+    ['Koa', 'peer.js'],
+    ['Fastify', 'peerFastify.js'],
+  ] as const) {
+    if (!wanted(`peer: hand-written ${framework} list`, `peer: hand-written ${framework} random pages`)) continue;
+    const path = join(work, `peer-${framework}.db`);
     await seedSqlite(path, 10_000);
     const key = await benchKey(`sqlite:${path}`);
-    const server = await startNodeServer('peer.js', { DATABASE_PATH: path }, PIN);
-    await scenario('peer: hand-written Koa list', server, key, [{ path: '/v1/pets?limit=20' }]);
-    const paths = peerColdPaths(10_000);
-    await scenario('peer: hand-written Koa list cold', server, key, [{ path: paths[0]!, randomPaths: paths }]);
+    const server = await startNodeServer(script, { DATABASE_PATH: path }, PIN);
+    await scenario(`peer: hand-written ${framework} list`, server, key, [{ path: '/v1/pets?limit=20' }]);
+    await scenario(`peer: hand-written ${framework} random pages`, server, key, cycling(pages.map((p) => p.peer)));
     await server.stop();
   }
   if (wanted('list (admit-all limiter)')) {
@@ -214,8 +229,9 @@ try {
   const postgres = wanted(
     'list (10k pets, PostgreSQL)',
     'list (10k pets, PostgreSQL + Redis)',
-    'list cold (10k pets, PostgreSQL + Redis)',
+    'random pages (10k pets, PostgreSQL + Redis)',
     'create (PostgreSQL + Redis)',
+    'peer: hand-written Koa + pg + ioredis random pages',
   )
     ? await startPostgres()
     : null;
@@ -230,10 +246,7 @@ try {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
       const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
-      if (wanted('list cold (10k pets, PostgreSQL + Redis)')) {
-        const paths = await coldPaths(scaled.port, key);
-        await scenario('list cold (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: paths[0]!, randomPaths: paths }]);
-      }
+      await scenario('random pages (10k pets, PostgreSQL + Redis)', scaled, key, cycling(pages.map((p) => p.product)));
       await scenario(
         'create (PostgreSQL + Redis)',
         scaled,
@@ -241,6 +254,11 @@ try {
         Array.from({ length: 10 }, (_, i) => newPet(i)),
       );
       await scaled.stop();
+      if (wanted('peer: hand-written Koa + pg + ioredis random pages')) {
+        const peer = await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
+        await scenario('peer: hand-written Koa + pg + ioredis random pages', peer, key, cycling(pages.map((p) => p.peer)));
+        await peer.stop();
+      }
       await redis.stop();
     } else {
       process.stderr.write('  redis-server not found: the PostgreSQL + Redis scenarios are skipped\n');
@@ -280,42 +298,41 @@ if (list && admitAll) {
   const ratio = Math.round((list.rps / admitAll.rps) * 100) / 100;
   targets.push(['list with limits / admit-all >= 0.90', ratio, ratio >= 0.9 ? 'met' : 'MISSED']);
 }
-// Issue 17's table: each scenario's ratio to the floor, and the real server's list against the hand-written peer
-// (both measured against the same floor, so their ratio is the ratio of their floor ratios).
-const peer = find('peer: hand-written Koa list');
-const peerCold = find('peer: hand-written Koa list cold');
-const summary: { measure: string; ratio: number | null; cpuRatio?: number | null; target: string }[] = [
-  ['hot list / floor', 'list (10k pets)', '>= 0.50'],
-  ['cold list / floor', 'list cold (10k pets)', ''],
-  ['status list (sold, deep cursor) / floor', 'list sold (deep cursor)', ''],
-  ['create / floor', 'create', ''],
-  ['get by id / floor', 'get by id (deprecated)', ''],
-  ['PostgreSQL + Redis hot list / floor', 'list (10k pets, PostgreSQL + Redis)', '>= 0.30'],
-  ['PostgreSQL + Redis cold list / floor', 'list cold (10k pets, PostgreSQL + Redis)', ''],
-  ['peer (hand-written Koa) list / floor', 'peer: hand-written Koa list', ''],
-].map(([measure, name, target]) => ({
-  measure: measure!,
-  ratio: find(name!)?.ratio ?? null,
-  cpuRatio: find(name!)?.cpuRatio ?? null,
-  target: target!,
-}));
+// Each scenario against the floor, and the product against the hand-written peers (issues 17 and 23): both sides are
+// measured against the same floor in the same run, so their ratio is the ratio of their floor ratios.
 const quotient = (a: number | null | undefined, b: number | null | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
-summary.push({
-  measure: 'hot list / peer hot list',
-  ratio: quotient(list?.ratio, peer?.ratio),
-  cpuRatio: quotient(list?.cpuRatio, peer?.cpuRatio),
-  target: '> 1.0',
+const versus = (measure: string, product: string, peer: string, target: string) => ({
+  measure,
+  ratio: quotient(find(product)?.ratio, find(peer)?.ratio),
+  cpuRatio: quotient(find(product)?.cpuRatio, find(peer)?.cpuRatio),
+  target,
 });
-summary.push({
-  measure: 'cold list / peer cold list',
-  ratio: quotient(find('list cold (10k pets)')?.ratio, peerCold?.ratio),
-  cpuRatio: quotient(find('list cold (10k pets)')?.cpuRatio, peerCold?.cpuRatio),
-  target: '',
-});
+const summary: { measure: string; ratio: number | null; cpuRatio: number | null; target: string }[] = [
+  ...[
+    ['hot list / floor', 'list (10k pets)', '>= 0.50'],
+    ['random pages / floor', 'random pages (10k pets)', ''],
+    ['status list (sold, deep cursor) / floor', 'list sold (deep cursor)', ''],
+    ['create / floor', 'create', ''],
+    ['get by id / floor', 'get by id (deprecated)', ''],
+    ['PostgreSQL + Redis hot list / floor', 'list (10k pets, PostgreSQL + Redis)', '>= 0.30'],
+    ['PostgreSQL + Redis random pages / floor', 'random pages (10k pets, PostgreSQL + Redis)', ''],
+  ].map(([measure, name, target]) => ({ measure: measure!, ratio: find(name!)?.ratio ?? null, cpuRatio: find(name!)?.cpuRatio ?? null, target: target! })),
+  versus('hot list / Koa peer', 'list (10k pets)', 'peer: hand-written Koa list', '> 1.0'),
+  versus('hot list / Fastify peer', 'list (10k pets)', 'peer: hand-written Fastify list', ''),
+  versus('random pages / Koa peer', 'random pages (10k pets)', 'peer: hand-written Koa random pages', '>= 1.0'),
+  versus('random pages / Fastify peer', 'random pages (10k pets)', 'peer: hand-written Fastify random pages', 'aim >= 1.0'),
+  versus(
+    'PostgreSQL + Redis random pages / Koa + pg + ioredis peer',
+    'random pages (10k pets, PostgreSQL + Redis)',
+    'peer: hand-written Koa + pg + ioredis random pages',
+    '>= 1.0',
+  ),
+];
+const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(
-  `\n| Issue 17 ratio | requests/s | CPU per request | target |\n|---|---:|---:|---|\n${summary
+  `\n| Ratio | requests/s | CPU per request | target |\n|---|---:|---:|---|\n${summary
     .map((r) => `| ${r.measure} | ${r.ratio?.toFixed(2) ?? '-'} | ${r.cpuRatio?.toFixed(2) ?? '-'} | ${r.target} |`)
-    .join('\n')}\n`,
+    .join('\n')}\n| peak RSS, random pages / Koa peer | ${peakRatio?.toFixed(2) ?? '-'} | | <= 1.5 |\n`,
 );
 
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${pinned ? ', server on CPU 0, load generator on CPU 1' : PIN ? ', not pinned (no taskset)' : ', not pinned (--no-pin)'}`;

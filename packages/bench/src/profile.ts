@@ -1,4 +1,4 @@
-// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|floor] [hot|cold] [seconds]`: the real server
+// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|floor] [hot|random] [seconds]`: the real server
 // under `node --cpu-prof` with the benchmark's load (50 connections, GET /v1/pets?limit=20 on 10,000 pets), then
 // where its CPU went, per request served: by area (kernel/network, SQLite, pg, Redis, Koa, the product's own
 // code, ...) and the top functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome DevTools,
@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
-import { coldPaths, peerColdPaths } from './coldPages.js';
+import { startNodeServer } from './processes.js';
+import { randomPages } from './randomPages.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
 interface ProfileNode {
@@ -85,16 +86,23 @@ async function run(): Promise<void> {
     };
   }
   const key = await benchKey(env['DATABASE_URL']!);
+  let paths = ['/v1/pets?limit=20'];
+  if (temperature === 'random') {
+    // The benchmark's random pages, found by walking the listings on the real server (not profiled).
+    const walker = await startNodeServer('benchServer.js', env, false);
+    const pages = await randomPages(walker.port, key);
+    await walker.stop();
+    paths = pages.map((page) => (deployment === 'peer' ? page.peer : page.product));
+  }
   const server = await startProfiledServer(env);
-  const coldPages = () => (deployment === 'peer' ? peerColdPaths(10_000) : coldPaths(server.port, key));
-  const paths = temperature === 'cold' ? await coldPages() : ['/v1/pets?limit=20'];
+  let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: 50,
     duration: seconds,
     headers: { Authorization: `Bearer ${key}` },
     requests: [
-      { method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) },
+      { method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) },
     ],
   });
   await server.stop();
