@@ -24,7 +24,7 @@ describe('createPetStore', () => {
     expect(admitted.key.id).toBe(key.id);
 
     const created = await store.createPet.execute({ name: 'Rex', categoryId: 1 });
-    const replayed = await store.createPetIdempotently.execute({ body: { name: 'Ivy', categoryId: 2 }, scope: key.id, idempotencyKey: 'k1' });
+    const replayed = await store.createPetIdempotently.execute({ newPet: { name: 'Ivy', categoryId: 2 }, scope: key.id, idempotencyKey: 'k1' });
     expect((await store.listPets.execute()).pets).toEqual([created, replayed.pet]);
     expect(await store.getPet.execute(String(created.id))).toEqual(created);
 

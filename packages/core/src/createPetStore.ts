@@ -1,4 +1,5 @@
 import type { BanRule } from './access/BanRule.js';
+import { SharedReadsPetRepository } from './adapters/SharedReadsPetRepository.js';
 import type { Clock } from './ports/Clock.js';
 import type { IdempotencyStore } from './ports/IdempotencyStore.js';
 import type { KeyStore } from './ports/KeyStore.js';
@@ -62,7 +63,8 @@ export interface PetStore {
  * transport, the composition root and embedders all start from here.
  */
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
-  const { pets, keys, rateLimits, idempotency, clock } = ports;
+  const { keys, rateLimits, idempotency, clock } = ports;
+  const pets = new SharedReadsPetRepository(ports.pets);
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
   const authenticateCaller = new AuthenticateCaller(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute);
   return {

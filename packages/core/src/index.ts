@@ -13,8 +13,9 @@ export { IdempotencyInProgressError, IdempotencyKeyReusedError } from './errors/
 export { MAX_ID, type NewPet, type Pet, type PetDraft } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
 export { parseNewPet, type NumberLiterals } from './pet/parseNewPet.js';
-export { LIST_LIMIT, parseListPetsQuery, type ListPetsInput, type ListPetsQuery } from './pet/parseListPetsQuery.js';
+export { LIST_LIMIT, readListPetsQuery, type ListPetsRequest } from './pet/ListPetsRequest.js';
 export { parsePetId } from './pet/parsePetId.js';
+export { encodePetCursor } from './pet/PetCursor.js';
 
 // Access: keys, plans, rate limits
 export { limitsOf, type ApiKey } from './access/ApiKey.js';
@@ -31,16 +32,17 @@ export type { KeyStore } from './ports/KeyStore.js';
 export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
 export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore, ReadRequest, UsageReading } from './ports/RateLimitStore.js';
 
-// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache
+// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache, shared reads
 export { SystemClock } from './adapters/SystemClock.js';
 export { InMemoryRateLimitStore } from './adapters/InMemoryRateLimitStore.js';
 export { CachingKeyStore } from './adapters/CachingKeyStore.js';
+export { SharedReadsPetRepository } from './adapters/SharedReadsPetRepository.js';
 
 // Wiring: every use case from one set of ports
 export { createPetStore, type PetStore, type PetStoreOptions, type PetStorePorts } from './createPetStore.js';
 
 // Use cases
-export { ListPets, type NextPageQuery, type PetListing } from './use-cases/ListPets.js';
+export { ListPets, type NextPageRequest, type PetListing } from './use-cases/ListPets.js';
 export { CreatePet } from './use-cases/CreatePet.js';
 export {
   CreatePetIdempotently,

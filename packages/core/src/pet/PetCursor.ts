@@ -16,6 +16,7 @@ function checksum(after: number, status: PetStatus | undefined): string {
     .slice(0, 12);
 }
 
+/** The cursor of the page after the pet with id `after` (0: the first page) of the listing with this status filter. */
 export function encodePetCursor(after: number, status: PetStatus | undefined): string {
   return Buffer.from(`${VERSION}.${after}.${checksum(after, status)}`).toString('base64url');
 }
@@ -24,7 +25,7 @@ export function encodePetCursor(after: number, status: PetStatus | undefined): s
 export function decodePetCursor(cursor: string, status: PetStatus | undefined): number | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
   const [version, afterText, sum, ...rest] = Buffer.from(cursor, 'base64url').toString('latin1').split('.');
-  if (version !== VERSION || rest.length > 0 || afterText === undefined || !/^[1-9][0-9]{0,15}$/.test(afterText)) return null;
+  if (version !== VERSION || rest.length > 0 || afterText === undefined || !/^(0|[1-9][0-9]{0,15})$/.test(afterText)) return null;
   const after = Number(afterText);
   return after <= MAX_ID && sum === checksum(after, status) ? after : null;
 }

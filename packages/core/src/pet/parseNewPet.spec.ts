@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { validationProblems } from '../testing/validationProblems.js';
-import { parseNewPet } from './parseNewPet.js';
+import { draftOf, parseNewPet } from './parseNewPet.js';
 
 const problemsOf = (body: unknown) => validationProblems(() => parseNewPet(body));
 
 describe('parseNewPet', () => {
-  it('accepts a minimal pet and gives it the status `available`', () => {
-    expect(parseNewPet({ name: 'Rex', categoryId: 1 })).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
+  it('accepts a minimal pet, which is stored with the status `available`', () => {
+    expect(parseNewPet({ name: 'Rex', categoryId: 1 })).toEqual({ name: 'Rex', categoryId: 1 });
+    expect(draftOf({ name: 'Rex', categoryId: 1 })).toEqual({ name: 'Rex', categoryId: 1, status: 'available' });
   });
 
   it.each(['available', 'pending', 'sold'])('keeps the status %s', (status) => {

@@ -1,6 +1,6 @@
 import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy, ValidateIf, validateSync } from 'class-validator';
 import { ValidationError, type FieldProblem } from '../errors/ValidationError.js';
-import { MAX_ID, type PetDraft } from './Pet.js';
+import { MAX_ID, type NewPet, type PetDraft } from './Pet.js';
 import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from './PetStatus.js';
 
 const NAME_MAX = 100;
@@ -66,11 +66,12 @@ class NewPetRules {
 }
 
 /**
- * Checks a client's NewPet (any JSON value) and returns what to store, with the default status applied.
+ * Checks a NewPet, typed or any JSON value a client sent, and returns its known fields (no default applied).
  * Throws a ValidationError that lists every invalid or unknown field; nothing is ever coerced. `numberLiterals`
- * (the JSON text of top-level numbers, when known) lets it refuse `1.0` or `4.9999999999999999` for an integer.
+ * (the JSON text of top-level numbers, when the transport has it) lets it refuse `1.0` or `4.9999999999999999`
+ * for an integer.
  */
-export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): PetDraft {
+export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): NewPet {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw ValidationError.of('body', 'The request body must be a JSON object with name, categoryId and optional status.');
   }
@@ -97,9 +98,11 @@ export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new 
   }
   if (problems.length > 0) throw new ValidationError(problems);
 
-  return {
-    name: input.name as string,
-    categoryId: input.categoryId as number,
-    status: (input.status as PetStatus | undefined) ?? DEFAULT_PET_STATUS,
-  };
+  const status = input.status as PetStatus | undefined;
+  return { name: input.name as string, categoryId: input.categoryId as number, ...(status !== undefined && { status }) };
+}
+
+/** What a repository stores for a checked NewPet: the default status applied. */
+export function draftOf({ name, categoryId, status = DEFAULT_PET_STATUS }: NewPet): PetDraft {
+  return { name, categoryId, status };
 }

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import type { NewPet } from '../pet/Pet.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
 import { CreatePet } from './CreatePet.js';
 
@@ -18,7 +19,7 @@ describe('CreatePet', () => {
   });
 
   it('stores nothing when the pet is invalid', async () => {
-    await expect(createPet.execute({ id: 9, name: 'Rex', categoryId: 3 })).rejects.toMatchObject({
+    await expect(createPet.execute({ id: 9, name: 'Rex', categoryId: 3 } as NewPet)).rejects.toMatchObject({
       code: 'validation_error',
       details: [{ field: 'id', message: expect.any(String) }],
     });

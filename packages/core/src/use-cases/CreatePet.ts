@@ -1,12 +1,15 @@
-import type { Pet } from '../pet/Pet.js';
-import { parseNewPet, type NumberLiterals } from '../pet/parseNewPet.js';
+import type { NewPet, Pet } from '../pet/Pet.js';
+import { draftOf, parseNewPet } from '../pet/parseNewPet.js';
 import type { PetRepository } from '../ports/PetRepository.js';
 
-/** Adds an animal from a client's NewPet (any JSON value); throws ValidationError and stores nothing when it is invalid. */
+/**
+ * Adds an animal; throws ValidationError and stores nothing when it is invalid. The NewPet is checked whoever sends
+ * it (a transport reads a client's JSON with `parseNewPet` first).
+ */
 export class CreatePet {
   constructor(private readonly pets: PetRepository) {}
 
-  async execute(body: unknown, numberLiterals?: NumberLiterals): Promise<Pet> {
-    return this.pets.create(parseNewPet(body, numberLiterals));
+  async execute(newPet: NewPet): Promise<Pet> {
+    return this.pets.create(draftOf(parseNewPet(newPet)));
   }
 }

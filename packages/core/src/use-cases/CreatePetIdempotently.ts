@@ -1,19 +1,17 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyInProgressError, IdempotencyKeyReusedError } from '../errors/IdempotencyErrors.js';
 import { ValidationError } from '../errors/ValidationError.js';
-import type { Pet } from '../pet/Pet.js';
-import { parseNewPet, type NumberLiterals } from '../pet/parseNewPet.js';
+import type { NewPet, Pet } from '../pet/Pet.js';
+import { draftOf, parseNewPet } from '../pet/parseNewPet.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdempotencyStore } from '../ports/IdempotencyStore.js';
 import type { PetRepository } from '../ports/PetRepository.js';
 
 export interface IdempotentCreateInput {
-  body: unknown;
+  newPet: NewPet;
   /** The API key id the idempotency key belongs to. */
   scope: string;
   idempotencyKey: string;
-  /** The JSON text of the body's top-level numbers, when the transport has it (see parseNewPet). */
-  numberLiterals?: NumberLiterals;
 }
 
 export interface IdempotentCreateResult {
@@ -64,12 +62,12 @@ export class CreatePetIdempotently {
     private readonly options: IdempotencyOptions = DEFAULT_IDEMPOTENCY,
   ) {}
 
-  async execute({ body, scope, idempotencyKey, numberLiterals }: IdempotentCreateInput): Promise<IdempotentCreateResult> {
+  async execute({ newPet, scope, idempotencyKey }: IdempotentCreateInput): Promise<IdempotentCreateResult> {
     if (!PRINTABLE_ASCII.test(idempotencyKey)) {
       throw ValidationError.of('Idempotency-Key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
     }
-    const draft = parseNewPet(body, numberLiterals);
-    const fingerprint = createHash('sha256').update(canonical(body)).digest('base64url');
+    const checked = parseNewPet(newPet);
+    const fingerprint = createHash('sha256').update(canonical(checked)).digest('base64url');
     await this.purgeNowAndThen();
 
     for (let waitedMs = 0; ; waitedMs += POLL_MS) {
@@ -91,7 +89,7 @@ export class CreatePetIdempotently {
 
     let pet: Pet;
     try {
-      pet = await this.pets.create(draft);
+      pet = await this.pets.create(draftOf(checked));
     } catch (error) {
       await this.store.release(scope, idempotencyKey).catch(() => undefined);
       throw error;

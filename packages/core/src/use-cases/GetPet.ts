@@ -18,7 +18,8 @@ export class GetPet {
     private readonly clock: Clock,
   ) {}
 
-  async execute(petId: unknown): Promise<Pet> {
+  /** `petId` as a number, or as the decimal text a transport received (any number of digits). */
+  async execute(petId: number | string): Promise<Pet> {
     if (this.clock.now().getTime() >= GET_PET_SUNSET.getTime()) {
       throw new GoneError('GET /pets/{petId} was removed on 2030-12-05; use GET /pets with the status filter instead.');
     }

@@ -13,28 +13,40 @@ describe('ListPets', () => {
     for (let i = 1; i <= 25; i++) await pets.create(aPetDraft({ name: `pet ${i}`, status: i % 5 === 0 ? 'sold' : 'available' }));
   });
 
-  it('returns the first 20 pets by default, with the query of the next page', async () => {
+  it('returns the first 20 pets by default, with the request for the next page', async () => {
     const page = await listPets.execute();
     expect(page.pets.map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(page.next).toEqual({ cursor: expect.any(String) });
+    expect(page.next).toEqual({ limit: 20, cursor: expect.any(String) });
     const rest = await listPets.execute(page.next);
     expect(rest).toEqual({ pets: expect.any(Array) });
     expect(rest.pets.map((p) => p.id)).toEqual([21, 22, 23, 24, 25]);
   });
 
   it('pages through one status with limit and cursor', async () => {
-    const first = await listPets.execute({ status: 'sold', limit: '3' });
+    const first = await listPets.execute({ status: 'sold', limit: 3 });
     expect(first.pets.map((p) => p.id)).toEqual([5, 10, 15]);
-    expect(first.next).toEqual({ status: 'sold', limit: '3', cursor: expect.any(String) });
+    expect(first.next).toEqual({ status: 'sold', limit: 3, cursor: expect.any(String) });
     const second = await listPets.execute(first.next);
     expect(second).toEqual({ pets: [expect.objectContaining({ id: 20 }), expect.objectContaining({ id: 25 })] });
   });
 
   it('has no next page when the page is the last one, even when exactly full', async () => {
-    expect(await listPets.execute({ status: 'sold', limit: '5' })).not.toHaveProperty('next');
+    expect(await listPets.execute({ status: 'sold', limit: 5 })).not.toHaveProperty('next');
   });
 
-  it('rejects a bad query without reading anything', async () => {
-    await expect(listPets.execute({ limit: '101' })).rejects.toMatchObject({ code: 'validation_error' });
+  it('rejects a bad request without reading anything', async () => {
+    let reads = 0;
+    const counting = new ListPets({
+      pagesWithSuccessorNeverChange: true,
+      create: (draft) => pets.create(draft),
+      findById: (id) => pets.findById(id),
+      list: (request) => (reads++, pets.list(request)),
+    });
+    await expect(counting.execute({ limit: 101 })).rejects.toMatchObject({ code: 'validation_error' });
+    expect(reads).toBe(0);
+  });
+
+  it("tells whether its repository's pages with a successor never change", () => {
+    expect(listPets.pagesWithSuccessorNeverChange).toBe(true);
   });
 });

@@ -1,35 +1,36 @@
 import type { Pet } from '../pet/Pet.js';
 import { encodePetCursor } from '../pet/PetCursor.js';
-import { parseListPetsQuery } from '../pet/parseListPetsQuery.js';
+import { checkListPetsRequest, type ListPetsRequest } from '../pet/ListPetsRequest.js';
+import type { PetStatus } from '../pet/PetStatus.js';
 import type { PetRepository } from '../ports/PetRepository.js';
 
-/** The query parameters of the next page, in the order a transport should write them. */
-export type NextPageQuery = {
-  status?: string;
-  limit?: string;
+/** The request for the next page: the same filter and limit, and the cursor to continue after this page. */
+export interface NextPageRequest {
+  status?: PetStatus;
+  limit: number;
   cursor: string;
-};
+}
 
 export interface PetListing {
   /** Ascending by id. */
   pets: Pet[];
-  /** The query that asks for the next page (same filter and limit, the next cursor); absent on the last page. */
-  next?: NextPageQuery;
+  /** Absent on the last page. */
+  next?: NextPageRequest;
 }
 
-/** One page of animals, optionally of one status. The input is the raw query (`limit`, `status`, `cursor`). */
+/** One page of animals, optionally of one status; throws ValidationError for an invalid limit, status or cursor. */
 export class ListPets {
-  constructor(private readonly pets: PetRepository) {}
+  /** Whether a page that has a successor can never change (the repository's promise): such pages may be kept. */
+  readonly pagesWithSuccessorNeverChange: boolean;
 
-  async execute(query: Readonly<Record<string, unknown>> = {}): Promise<PetListing> {
-    const { limit, status, after } = parseListPetsQuery(query);
+  constructor(private readonly pets: PetRepository) {
+    this.pagesWithSuccessorNeverChange = pets.pagesWithSuccessorNeverChange;
+  }
+
+  async execute(request: ListPetsRequest = {}): Promise<PetListing> {
+    const { limit, status, after } = checkListPetsRequest(request);
     const page = await this.pets.list({ limit, ...(status && { status }), ...(after !== undefined && { after }) });
     if (page.next === undefined) return { pets: page.pets };
-    const next: NextPageQuery = {
-      ...(status && { status }),
-      ...(query['limit'] !== undefined && { limit: String(limit) }),
-      cursor: encodePetCursor(page.next, status),
-    };
-    return { pets: page.pets, next };
+    return { pets: page.pets, next: { ...(status && { status }), limit, cursor: encodePetCursor(page.next, status) } };
   }
 }
