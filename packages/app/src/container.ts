@@ -16,7 +16,6 @@ import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } f
 import {
   createDataSource,
   migrate,
-  parseDatabaseUrl,
   pingDatabase,
   redact,
   TypeOrmIdempotencyStore,
@@ -124,13 +123,6 @@ function useCasesModule(config: Config): ContainerModule {
   });
 }
 
-/**
- * Full listing pages kept in memory, on SQLite only (where a page that has a successor can never change; see
- * docs/decisions/full-page-cache.md): 4 MiB holds about 2,800 pages of 20 pets. Decided from DATABASE_URL: whoever
- * rebinds TOKENS.PetRepository to a store whose ids may commit out of order must also rebind TOKENS.HttpApp.
- */
-const FULL_PAGE_CACHE_BYTES = 4 * 1024 * 1024;
-
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.HttpApp).toResolvedValue(
@@ -138,7 +130,6 @@ function httpModule(config: Config): ContainerModule {
         createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl },
           {
-            ...(parseDatabaseUrl(config.databaseUrl).kind === 'sqlite' && { fullPageCache: { maxBytes: FULL_PAGE_CACHE_BYTES } }),
             trustedProxyHops: config.trustedProxyHops,
             corsOrigins: config.corsOrigins,
             apiReference: config.docsEnabled,

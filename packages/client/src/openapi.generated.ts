@@ -11,10 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List animals, ascending by id, optionally of one status. */
+        /**
+         * List animals
+         * @description One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list.
+         */
         get: operations["listPets"];
         put?: never;
-        /** Add an animal. Safe to retry with an Idempotency-Key. */
+        /**
+         * Add an animal
+         * @description Adds an animal; the service assigns its id and answers with it, and with its URL in `Location`. With an `Idempotency-Key`, a retry of the same request (same key, same body) gets the first answer again instead of adding the animal twice.
+         */
         post: operations["createPet"];
         delete?: never;
         options?: never;
@@ -30,9 +36,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get an animal. Deprecated: removed on 2030-12-05; use GET /pets with status.
+         * Get an animal (deprecated)
          * @deprecated
-         * @description Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor, `GET /pets` with the `status` filter.
+         * @description Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Use `GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor.
          */
         get: operations["getPet"];
         put?: never;
@@ -51,8 +57,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The calling key's plan, usage per window and ban, without spending any of its quota.
-         * @description Like GitHub's `GET /rate_limit`. Not counted against the key's quota and answered while the key is rate limited or banned; the rate-limit headers show the key's quota as it stands. Queries are bounded per key in a bucket of their own (60 a minute by default): beyond it, 429 with headers describing that bucket.
+         * The calling key's quota
+         * @description Like GitHub's `GET /rate_limit`: the key's plan, usage per window and ban. Not counted against the key's quota and answered while the key is rate limited or banned; the rate-limit headers show the key's quota as it stands. Queries are bounded per key in a bucket of their own (60 a minute by default): beyond it, 429 with headers describing that bucket.
          */
         get: operations["getRateLimit"];
         put?: never;
@@ -70,7 +76,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document. */
+        /**
+         * This document
+         * @description The OpenAPI 3.1 description of this interface (also served without a key at `/docs/openapi.json`).
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -84,24 +93,93 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @enum {string} */
+        /**
+         * @description Availability of the animal.
+         * @example available
+         * @enum {string}
+         */
         PetStatus: "available" | "pending" | "sold";
+        /**
+         * @description An animal available for adoption.
+         * @example {
+         *       "id": 1,
+         *       "name": "Rex",
+         *       "categoryId": 2,
+         *       "status": "available"
+         *     }
+         */
         Pet: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Assigned by the service on creation.
+             */
             id: number;
             name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The category the animal belongs to.
+             */
             categoryId: number;
             status: components["schemas"]["PetStatus"];
         };
+        /**
+         * @description An animal to add; the service assigns its id.
+         * @example {
+         *       "name": "Rex",
+         *       "categoryId": 2
+         *     }
+         */
         NewPet: {
             /** @description No control characters. */
             name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The category the animal belongs to.
+             */
             categoryId: number;
-            /** @description Defaults to `available`. */
-            status?: components["schemas"]["PetStatus"];
+            /**
+             * @description Defaults to `available`.
+             * @example available
+             * @enum {string}
+             */
+            status?: "available" | "pending" | "sold";
         };
+        /**
+         * @description One page of animals, ascending by id.
+         * @example [
+         *       {
+         *         "id": 1,
+         *         "name": "Rex",
+         *         "categoryId": 2,
+         *         "status": "available"
+         *       }
+         *     ]
+         */
+        Pets: components["schemas"]["Pet"][];
+        /**
+         * @description The calling key's plan, its usage per window and its ban.
+         * @example {
+         *       "keyId": "key_3f0c9a5e1b2d4c6f",
+         *       "plan": "free",
+         *       "windows": [
+         *         {
+         *           "name": "minute",
+         *           "limit": 60,
+         *           "used": 1,
+         *           "remaining": 59,
+         *           "reset": 1780315260
+         *         },
+         *         {
+         *           "name": "day",
+         *           "limit": 1000,
+         *           "used": 1,
+         *           "remaining": 999,
+         *           "reset": 1780358400
+         *         }
+         *       ],
+         *       "bannedUntil": null
+         *     }
+         */
         RateLimitUsage: {
             /** @description The id of the calling key (never its secret). */
             keyId: string;
@@ -119,12 +197,26 @@ export interface components {
             /** @description Unix time (seconds) at which a ban in force ends; null when not banned. */
             bannedUntil: number | null;
         };
-        Pets: components["schemas"]["Pet"][];
+        /**
+         * @description The body of every error answer.
+         * @example {
+         *       "code": "unauthorized",
+         *       "message": "The API key is missing.",
+         *       "status": 401
+         *     }
+         */
         Error: {
-            /** @enum {string} */
+            /**
+             * @description Machine-readable.
+             * @enum {string}
+             */
             code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            /** @description For people. */
             message: string;
-            /** @enum {integer} */
+            /**
+             * @description The HTTP status of the answer.
+             * @enum {integer}
+             */
             status: 400 | 401 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
             /** @description For `validation_error`: one entry per invalid field. */
             details?: {
@@ -134,122 +226,51 @@ export interface components {
         };
     };
     responses: {
-        /** @description A query parameter is invalid, unknown or repeated (`validation_error`), or more than one `Authorization` header (`bad_request`). */
-        ValidationError: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {unknown} */
-                    code?: "validation_error" | "bad_request";
-                };
-            };
-        };
-        /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
-        Unauthorized: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {unknown} */
-                    code?: "unauthorized";
-                };
-            };
-        };
-        /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`). */
-        TooManyRequests: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {unknown} */
-                    code?: "rate_limited" | "key_banned";
-                };
-            };
-        };
-        /** @description Unexpected failure; no detail is given. */
-        InternalError: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {unknown} */
-                    code?: "internal_error";
-                };
-            };
-        };
-        /** @description A dependency is unavailable. */
-        ServiceUnavailable: {
-            headers: {
-                "Retry-After": components["headers"]["Retry-After"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Unknown route. */
+        /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
         NotFound: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "What went wrong, for people.",
+                 *       "status": 404
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
                     code?: "not_found";
                 };
             };
         };
-        /** @description Known route, other method. */
+        /** @description The path exists, but does not answer this method: `Allow` lists those it answers. */
         MethodNotAllowed: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "code": "method_not_allowed",
+                 *       "message": "What went wrong, for people.",
+                 *       "status": 405
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
                     code?: "method_not_allowed";
@@ -260,33 +281,80 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed in the binding window. */
+        /**
+         * @description Requests allowed in the binding window.
+         * @example 60
+         */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in the binding window. */
+        /**
+         * @description Requests left in the binding window.
+         * @example 59
+         */
         "X-RateLimit-Remaining": number;
-        /** @description Unix time (seconds) at which the binding window resets. */
+        /**
+         * @description Unix time (seconds) at which the binding window resets.
+         * @example 1780315260
+         */
         "X-RateLimit-Reset": number;
-        /** @description IETF draft: every window, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+        /**
+         * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+         * @example "minute";q=60;w=60, "day";q=1000;w=86400
+         */
         "RateLimit-Policy": string;
-        /** @description IETF draft: remaining and seconds to reset per window. */
+        /**
+         * @description IETF draft: remaining requests and seconds to reset, per window.
+         * @example "minute";r=59;t=42, "day";r=999;t=40242
+         */
         RateLimit: string;
-        /** @description Echo of a sane incoming id, or a new one. */
+        /**
+         * @description Echo of a sane incoming `X-Request-Id`, or a new one: quote it when reporting a problem.
+         * @example 6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f
+         */
         "X-Request-Id": string;
-        /** @description Whole seconds to wait. */
+        /**
+         * @description Whole seconds to wait before retrying.
+         * @example 42
+         */
         "Retry-After": number;
+        /**
+         * @description The scheme to use (RFC 6750), and why the credential was refused.
+         * @example Bearer realm="petstore"
+         */
         "WWW-Authenticate": string;
+        /**
+         * @description The methods this path answers.
+         * @example GET, HEAD, POST, OPTIONS
+         */
         Allow: string;
-        /** @description URL of the created animal. */
+        /**
+         * @description URL of the created animal.
+         * @example https://api.example.com/v1/pets/1
+         */
         Location: string;
-        /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key. */
+        /**
+         * @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key.
+         * @example true
+         */
         "Idempotent-Replayed": "true";
-        /** @description Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`. */
+        /**
+         * @description Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.
+         * @example "k3v9XxYc2dGq1eWf0aZbQw"
+         */
         ETag: string;
-        /** @description `<url>; rel="next"` when another page exists. */
+        /**
+         * @description `<url>; rel="next"` when another page exists; on a deprecated operation, also its `rel="successor-version"`.
+         * @example <https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"
+         */
         Link: string;
-        /** @description RFC 9745: `@<unix seconds>`. */
+        /**
+         * @description RFC 9745: when the operation was deprecated.
+         * @example @1767225600
+         */
         Deprecation: string;
-        /** @description RFC 8594: `Thu, 05 Dec 2030 00:00:00 GMT`. */
+        /**
+         * @description RFC 8594: when the operation is removed.
+         * @example Thu, 05 Dec 2030 00:00:00 GMT
+         */
         Sunset: string;
     };
     pathItems: never;
@@ -296,13 +364,27 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
+                /**
+                 * @description How many animals at most.
+                 * @example 20
+                 */
                 limit?: number;
-                status?: components["schemas"]["PetStatus"];
-                /** @description Opaque; from the `Link: rel="next"` of the previous page. */
+                /**
+                 * @description Only animals with this status.
+                 * @example available
+                 */
+                status?: "available" | "pending" | "sold";
+                /**
+                 * @description Opaque; from the `Link: rel="next"` of the previous page, with the same `status` (the example is the start of the `available` listing).
+                 * @example YzEuMC5RV3hQYk5IbUF3NnA
+                 */
                 cursor?: string;
             };
             header?: {
-                /** @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200. */
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
                 "If-None-Match"?: string;
             };
             path?: never;
@@ -310,127 +392,463 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of animals. When another page exists, `Link` points to it. */
+            /** @description One page of animals. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Rex",
+                     *         "categoryId": 2,
+                     *         "status": "available"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Pets"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag is current. No body. */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited" | "key_banned";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     createPet: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer. */
+                /**
+                 * @description Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer.
+                 * @example order-7f3a2c
+                 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
         };
+        /** @description The animal to add. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPet"];
             };
         };
         responses: {
-            /** @description The created animal, with its service-assigned id. */
+            /** @description The animal, with its service-assigned id. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Rex",
+                     *       "categoryId": 2,
+                     *       "status": "available"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            /** @description Invalid body (`validation_error`, with `details`), invalid JSON or UTF-8 (`malformed_json`), or more than one `Authorization` header (`bad_request`). */
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
             400: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "validation_error" | "malformed_json" | "bad_request";
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            /** @description A request with this Idempotency-Key is still in flight. */
-            409: {
+            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still in flight. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 409
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_in_progress";
                     };
                 };
             };
-            /** @description The body exceeds 16384 bytes. */
+            /** @description The body exceeds 16384 bytes (after decompression). */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "payload_too_large";
@@ -440,52 +858,202 @@ export interface operations {
             /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
             415: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "unsupported_media_type";
                     };
                 };
             };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
             /** @description This Idempotency-Key was used with a different body. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 422
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_reused";
                     };
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited" | "key_banned";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     getPet: {
         parameters: {
             query?: never;
             header?: {
-                /** @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200. */
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
                 "If-None-Match"?: string;
             };
             path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -495,90 +1063,184 @@ export interface operations {
             /** @description The animal. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    ETag: components["headers"]["ETag"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Rex",
+                     *       "categoryId": 2,
+                     *       "status": "available"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Pet"];
                 };
             };
             /** @description Not modified: the `If-None-Match` tag is current. No body. */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    ETag: components["headers"]["ETag"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description `petId` is not a decimal integer (`validation_error`), or more than one `Authorization` header (`bad_request`). */
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
             400: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "validation_error" | "bad_request";
                     };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            /** @description No animal has this id. */
-            404: {
+            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "not_found";
                     };
                 };
             };
-            /** @description The operation has been removed (after its sunset). */
-            410: {
+            /** @description The path exists, but does not answer this method: `Allow` lists those it answers. */
+            405: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "method_not_allowed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 405
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "method_not_allowed";
+                    };
+                };
+            };
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
@@ -586,15 +1248,194 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The operation has been removed (after its sunset). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "gone",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 410
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "gone";
                     };
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited" | "key_banned";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     getRateLimit: {
@@ -609,22 +1450,266 @@ export interface operations {
             /** @description The usage. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keyId": "key_3f0c9a5e1b2d4c6f",
+                     *       "plan": "free",
+                     *       "windows": [
+                     *         {
+                     *           "name": "minute",
+                     *           "limit": 60,
+                     *           "used": 1,
+                     *           "remaining": 59,
+                     *           "reset": 1780315260
+                     *         },
+                     *         {
+                     *           "name": "day",
+                     *           "limit": 1000,
+                     *           "used": 1,
+                     *           "remaining": 999,
+                     *           "reset": 1780358400
+                     *         }
+                     *       ],
+                     *       "bannedUntil": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitUsage"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_request",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RateLimitUsage"];
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited" | "key_banned";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
         };
     };
     getOpenApiDocument: {
@@ -639,20 +1724,248 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0"
+                     *     }
+                     */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_request",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "bad_request";
+                    };
+                };
+            };
+            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited" | "key_banned";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
         };
     };
 }

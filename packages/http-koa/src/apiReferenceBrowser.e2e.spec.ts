@@ -58,10 +58,10 @@ if (!available) {
       expect(response?.status()).toBe(200);
 
       for (const operationId of ['listPets', 'createPet', 'getPet']) {
-        await expect(page.locator(`#operations-default-${operationId}`).isVisible({ timeout: 30_000 })).resolves.toBe(true);
+        await expect(page.locator(`#operations-pets-${operationId}`).isVisible({ timeout: 30_000 })).resolves.toBe(true);
       }
-      await page.locator('#operations-default-listPets').waitFor({ state: 'visible', timeout: 30_000 });
-      const getPet = page.locator('#operations-default-getPet');
+      await page.locator('#operations-pets-listPets').waitFor({ state: 'visible', timeout: 30_000 });
+      const getPet = page.locator('#operations-pets-getPet');
       await expect(getPet.getAttribute('class')).resolves.toContain('opblock-deprecated');
       await getPet.locator('.opblock-summary-control').click();
       await expect(getPet.locator('.opblock-description-wrapper').innerText({ timeout: 10_000 })).resolves.toContain('Sunset: Thu, 05 Dec 2030');
@@ -73,7 +73,7 @@ if (!available) {
       await page.locator('.auth-btn-wrapper button.authorize').click();
       await page.locator('button.btn-done').click();
 
-      const listPets = page.locator('#operations-default-listPets');
+      const listPets = page.locator('#operations-pets-listPets');
       await listPets.locator('.opblock-summary-control').click();
       await listPets.locator('button.try-out__btn').click();
       const answered = page.waitForResponse((r) => r.url().startsWith(`${api.baseUrl}/v1/pets`));

@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { startTestApi, type TestApi } from './testing/startTestApi.js';
 
+/** Instances behind one proxy tell clients the same base URL. */
+const SHARED_BASE_URL = 'https://api.example.com/v1';
+
 // Every response here is also validated against the OpenAPI document by the test harness (304s included).
 describe('conditional requests: ETag and If-None-Match', () => {
   let api: TestApi;
   let key: string;
 
   beforeEach(async () => {
-    api = await startTestApi({ now: '2026-06-01T12:00:15Z' });
+    api = await startTestApi({ now: '2026-06-01T12:00:15Z', publicBaseUrl: SHARED_BASE_URL });
     key = await api.issueKey('free');
     for (const name of ['Rex', 'Tom', 'Kit']) await api.pets.create({ name, categoryId: 1, status: 'available' });
   });
@@ -98,7 +101,7 @@ describe('conditional requests: ETag and If-None-Match', () => {
   });
 
   it('gives the same content the same tag on another instance (nothing per process goes into it)', async () => {
-    const other = await startTestApi({ now: '2026-06-01T12:00:15Z' });
+    const other = await startTestApi({ now: '2026-06-01T12:00:15Z', publicBaseUrl: SHARED_BASE_URL });
     try {
       const otherKey = await other.issueKey('pro');
       for (const name of ['Rex', 'Tom', 'Kit']) await other.pets.create({ name, categoryId: 1, status: 'available' });

@@ -1,22 +1,25 @@
 import cors from '@koa/cors';
-import { GET_PET_SUNSET, type PetStore } from '@petstore/core';
-import type { Middleware } from 'koa';
+import type { PetStore } from '@petstore/core';
+import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
+import { HttpError } from './HttpError.js';
+import { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/ListingPages.js';
 import { admission } from './middleware/admission.js';
-import { deprecation } from './middleware/deprecation.js';
-import { errorResponses, type InternalErrorListener } from './middleware/errorResponses.js';
-import { setRequestIdAndCommonHeaders } from './middleware/requestId.js';
-import { routeFallback } from './middleware/routeFallback.js';
-import type { FullPageCacheOptions } from './listingPages.js';
-import { createOpenApiDocument } from './openapi.js';
-import { createPetsRouter } from './routes/petsRoutes.js';
-import { routesLookedUpOnce } from './routes/routeTable.js';
+import { deprecationHeaders } from './middleware/deprecation.js';
+import { errorResponses, logToStderr, type InternalErrorListener } from './middleware/errorResponses.js';
+import { readJsonBody } from './middleware/jsonBody.js';
+import { HEADERS } from './openapi/components.js';
+import { openApiDocument } from './openapi/openApiDocument.js';
+import { createPet } from './operations/createPet.js';
+import { getOpenApiDocument } from './operations/getOpenApiDocument.js';
+import { getPet } from './operations/getPet.js';
+import { getRateLimit } from './operations/getRateLimit.js';
+import { listPets } from './operations/listPets.js';
+import type { Operation, OperationRequest } from './operations/Operation.js';
+import { routeTable } from './routing/routeTable.js';
 
-/** The use cases the interface calls (a `PetStore` from core's `createPetStore` has them all), and its public base. */
-export type PetsApiDeps = Pick<
-  PetStore,
-  'listPets' | 'createPet' | 'createPetIdempotently' | 'getPet' | 'admitRequest' | 'admitUsageQuery' | 'getRateLimitUsage' | 'clock'
-> & {
+/** The use cases the interface calls (a `PetStore` from core's `createPetStore`), and its public base. */
+export type PetsApiDeps = PetStore & {
   /** Absolute base URL clients use, ending in the version (`https://api.example.com/v1`): used in Location and Link. */
   publicBaseUrl: string;
 };
@@ -31,95 +34,117 @@ export interface PetsApiOptions {
    * the client). The client address is the entry that many places from the right, if it is an IP address.
    */
   trustedProxyHops?: number;
-  /** Called with every unexpected error (answered 500); default: logged to stderr. */
+  /** Called with every unexpected error (answered 500); default: written to stderr. */
   onInternalError?: InternalErrorListener;
   /**
-   * Keep full pages of `GET /pets` (those with a next page) in memory, pre-serialised with their ETag. Only for a
-   * repository where a page that has a successor can never change (SQLite: ids become visible in order). Default off.
+   * Full listing pages (those with a next page) kept in memory, rendered, with their ETag: on by default (4 MiB)
+   * when the repository promises that such a page never changes (`pagesWithSuccessorNeverChange`), never otherwise.
+   * `false` turns it off.
    */
-  fullPageCache?: FullPageCacheOptions;
+  fullPageCache?: FullPageCacheOptions | false;
 }
 
-/** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
-export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
+/** The `/v1` interface as one Koa middleware, and the OpenAPI document that describes it. */
+export type PetsApi = Middleware & { readonly openApiDocument: object };
 
-export const EXPOSED_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'RateLimit-Policy',
-  'RateLimit',
-  'Retry-After',
-  'Link',
-  'Location',
-  'Deprecation',
-  'Sunset',
-  'X-Request-Id',
-  'Idempotent-Replayed',
-  'ETag',
-];
+/** The response headers a browser page may read (CORS): every header the document describes. */
+export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
 
-const defaultInternalErrorListener: InternalErrorListener = (error, request) => {
-  console.error(`[${request.requestId}] ${request.method} ${request.path}:`, error);
-};
+/** The operations of the interface, each declared once (operations/): the only list to extend. */
+function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document: () => object): Operation[] {
+  const fullPageCache = options.fullPageCache === false ? undefined : (options.fullPageCache ?? DEFAULT_FULL_PAGE_CACHE);
+  return [
+    listPets(deps, deps.publicBaseUrl, fullPageCache),
+    createPet(deps, deps.publicBaseUrl),
+    getPet(deps),
+    getRateLimit(deps),
+    getOpenApiDocument(document),
+  ];
+}
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+function headerOf(ctx: Context): (name: string) => string | undefined {
+  return (name) => {
+    const values = ctx.req.headersDistinct[name];
+    if (values !== undefined && values.length > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
+    return values?.[0];
+  };
 }
 
 /**
  * The whole `/v1` interface as one Koa middleware, for `app.use(...)` in any Koa app: requests under `prefix` are
- * answered here (errors as the Error body, authentication, rate limits and their headers, CORS, the three
- * operations and the OpenAPI document), anything else goes on to the next middleware.
+ * answered here (errors as the Error body, authentication, rate limits and their headers, CORS, the operations and
+ * the OpenAPI document), anything else goes on to the next middleware. Everything is derived from the operations'
+ * declarations: the routes, `405` and `Allow`, `OPTIONS`, the deprecation headers, CORS methods, the document.
  */
-export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): Middleware {
+export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): PetsApi {
   const prefix = options.prefix ?? '/v1';
-  const router = createPetsRouter(
-    { ...deps, openApiDocument: createOpenApiDocument(deps.publicBaseUrl), ...(options.fullPageCache && { fullPageCache: options.fullPageCache }) },
-    prefix,
-  );
-  const markDeprecated = deprecation({ since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: `${deps.publicBaseUrl}/pets` });
-  const deprecatedPath = new RegExp(`^${escapeRegExp(prefix)}/pets/[^/]+$`);
-  const admit = admission(deps.admitRequest, deps.clock, options.trustedProxyHops ?? 0);
-  const admitUsageQuery = admission(deps.admitUsageQuery, deps.clock, options.trustedProxyHops ?? 0);
-  const usagePath = `${prefix}/rate_limit`;
-  const allowedOrigins = new Set(options.corsOrigins ?? []);
+  let document: object | undefined;
+  const operations = declareOperations(deps, options, () => document!);
+  document = openApiDocument(operations, {
+    publicBaseUrl: deps.publicBaseUrl,
+    title: 'Animal Adoption Store',
+    version: '1.0.0',
+    description:
+      'Browse and add animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`; every ' +
+      'answer carries the rate-limit headers. Unknown paths answer 404 and known paths with another method 405 (with ' +
+      '`Allow`), both with the Error body.',
+    tags: [
+      { name: 'pets', description: 'The animals.' },
+      { name: 'rate limits', description: "The calling key's quota." },
+      { name: 'meta', description: 'This description.' },
+    ],
+  });
 
-  const corsMiddleware: Middleware[] =
-    allowedOrigins.size === 0
+  const route = routeTable(prefix, operations);
+  const admit = admission(deps, options.trustedProxyHops ?? 0);
+  const markDeprecated = new Map(operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])));
+  const noBody = { value: undefined, numberLiterals: new Map<string, string>() };
+
+  async function answer(ctx: Context): Promise<void> {
+    const found = route(ctx.method, ctx.url);
+    if (found.kind !== 'operation') {
+      // OPTIONS only describes a path (preflight or `Allow`): without credentials it needs no key and consumes no
+      // quota; with a key it is counted like any request and carries the rate-limit headers.
+      if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted');
+      if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
+      if (ctx.method !== 'OPTIONS') throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
+      ctx.set('Allow', found.allow);
+      ctx.status = 204;
+      return;
+    }
+    const { operation } = found;
+    ctx.state['route'] = prefix + operation.path;
+    markDeprecated.get(operation)?.(ctx);
+    if (operation.admission !== 'none') await admit(ctx, operation.admission);
+    const body = operation.requestBody ? await readJsonBody(ctx) : noBody;
+    const request: OperationRequest = {
+      params: found.params,
+      query: found.query,
+      body: body.value,
+      numberLiterals: body.numberLiterals,
+      header: headerOf(ctx),
+    };
+    await operation.run(ctx, request);
+  }
+
+  const allowedOrigins = new Set(options.corsOrigins ?? []);
+  const corsMethods = [...new Set(operations.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'];
+  const chain = compose<Context>([
+    errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime()),
+    ...(allowedOrigins.size === 0
       ? []
       : [
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
-            allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+            allowMethods: corsMethods,
             allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match'],
-            exposeHeaders: EXPOSED_HEADERS,
+            exposeHeaders: [...EXPOSED_HEADERS],
             maxAge: 600,
           }),
-        ];
-  const done = async () => undefined;
-
-  const errorBody = errorResponses(options.onInternalError ?? defaultInternalErrorListener, () => deps.clock.now().getTime());
-  const chain = compose([
-    // The common headers first, so that error responses carry them too; one layer rather than two.
-    function errorBodyAndCommonHeaders(ctx, next) {
-      setRequestIdAndCommonHeaders(ctx);
-      return errorBody(ctx, next);
-    },
-    ...corsMiddleware,
-    async function admitToOperation(ctx, next) {
-      if (deprecatedPath.test(ctx.path)) await markDeprecated(ctx, done);
-      // OPTIONS only describes a route (preflight or `Allow`): without credentials it needs no key and consumes no
-      // quota; with a key it is counted like any request and carries the rate-limit headers.
-      if (ctx.method === 'OPTIONS' && ctx.get('Authorization') === '') return next();
-      return ctx.path === usagePath ? admitUsageQuery(ctx, next) : admit(ctx, next);
-    },
-    routesLookedUpOnce(router),
-    routeFallback(router),
+        ]),
+    answer,
   ]);
 
-  return function petsApi(ctx, next) {
-    const inScope = ctx.path === prefix || ctx.path.startsWith(`${prefix}/`);
-    return inScope ? chain(ctx, done) : next();
-  };
+  const petsApi: Middleware = (ctx, next) => (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? chain(ctx) : next());
+  return Object.assign(petsApi, { openApiDocument: document });
 }

@@ -79,7 +79,7 @@ describe('GET /v1/rate_limit', () => {
     const key = await api.issueKey('free');
     const post = await api.authed(key, 'POST', '/v1/rate_limit', { body: {} });
     expect(post.status).toBe(405);
-    expect(post.headers['allow']).toBe('HEAD, GET, OPTIONS');
+    expect(post.headers['allow']).toBe('GET, HEAD, OPTIONS');
   });
 
   it('is described in the OpenAPI document', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startTestApi, type TestApi } from './testing/startTestApi.js';
+import { startTestApi, type TestApi } from '../testing/startTestApi.js';
 
 // The full-page cache as a client sees it: a kept page is the same representation, and every per-request feature
 // (authentication, counting, headers, request id, conditional requests) still applies to it.

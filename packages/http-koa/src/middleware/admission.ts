@@ -1,7 +1,8 @@
-import { DomainError, type Admission, type CallerCredentials, type Clock } from '@petstore/core';
-import type { Middleware } from 'koa';
+import { DomainError, type Admission, type CallerCredentials, type PetStore } from '@petstore/core';
+import type { Context } from 'koa';
 import { clientAddressOf } from '../clientAddress.js';
 import { HttpError } from '../HttpError.js';
+import type { Admission as AdmissionKind } from '../operations/Operation.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
 const BEARER = /^bearer +([^ ]+) *$/i;
@@ -26,31 +27,31 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
   return count;
 }
 
-/** What admits a request: `AdmitRequest` for the operations, `AdmitUsageQuery` for `GET /rate_limit`. */
-interface Admitter {
-  execute(input: CallerCredentials): Promise<Admission>;
-}
+/** Authenticates a request and counts it (with the use case its operation declares), and sets the limit headers. */
+export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>) => Promise<void>;
 
 /**
- * Authenticates and rate-limits every request in scope (with the given use case), and puts the limit headers on its
- * response. Repeated Authorization headers are refused, and counted as a failed authentication of the address.
+ * Admission of every request in scope: `counted` with AdmitRequest, `usage-query` with AdmitUsageQuery. Repeated
+ * Authorization headers are refused (400), and counted as a failed authentication of the address.
  */
-export function admission(admitter: Admitter, clock: Clock, trustedProxyHops = 0): Middleware {
-  return async function admit(ctx, next) {
-    const clientAddress = clientAddressOf(ctx, trustedProxyHops);
+export function admission(store: Pick<PetStore, 'admitRequest' | 'admitUsageQuery' | 'clock'>, trustedProxyHops: number): Admit {
+  const admitters = { counted: store.admitRequest, 'usage-query': store.admitUsageQuery };
+  const setHeaders = (ctx: Context, admission: Pick<Admission, 'rateLimit'>) => setRateLimitHeaders(ctx, admission.rateLimit, store.clock.now().getTime());
+
+  return async function admit(ctx, kind) {
+    const credentials: CallerCredentials = { secret: bearerSecret(ctx.get('Authorization')), clientAddress: clientAddressOf(ctx, trustedProxyHops) };
     if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
       // Counted as a failed authentication of the address (so it cannot be used to probe for free), answered 400.
-      const refused = await admitter.execute({ secret: null, clientAddress }).then(
+      const refused = await admitters[kind].execute({ ...credentials, secret: null }).then(
         () => null,
         (error: unknown) => error,
       );
       if (!DomainError.is(refused) || refused.code !== 'unauthorized') throw refused;
-      if (refused.rateLimit) setRateLimitHeaders(ctx, refused.rateLimit, clock.now().getTime());
+      if (refused.rateLimit) setHeaders(ctx, { rateLimit: refused.rateLimit });
       throw new HttpError('bad_request', 'Send one Authorization header, not several.');
     }
-    const { key, rateLimit } = await admitter.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress });
-    ctx.state['keyId'] = key.id;
-    setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
-    await next();
+    const admitted = await admitters[kind].execute(credentials);
+    ctx.state['keyId'] = admitted.key.id;
+    setHeaders(ctx, admitted);
   };
 }

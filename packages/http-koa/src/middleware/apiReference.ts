@@ -83,22 +83,23 @@ function packageAssets(): Record<string, Asset> {
 
 /**
  * `GET /docs`: the interactive API reference (Swagger UI from the swagger-ui-dist package), served entirely from
- * this process: the page, the UI's files, and the OpenAPI document with a relative server (`/v1`), so "Try it out"
- * calls this same origin. No key needed, not rate limited; everything else goes on to the next middleware.
+ * this process: the page, the UI's files, and the API's OpenAPI document (whose server, the public base URL, is
+ * where "Try it out" sends its calls). No key needed, not rate limited; everything else goes on to the next
+ * middleware.
  */
-export function apiReference(openApiDocument: object, apiPrefix: string): Middleware {
+export function apiReference(openApiDocument: object): Middleware {
   const own: Record<string, Asset> = {
     '/docs': { type: 'text/html; charset=utf-8', body: PAGE, cacheable: false },
     '/docs/init.js': { type: 'text/javascript; charset=utf-8', body: INIT, cacheable: false },
     '/docs/openapi.json': {
       type: 'application/json; charset=utf-8',
-      body: JSON.stringify({ ...openApiDocument, servers: [{ url: apiPrefix }] }),
+      body: JSON.stringify(openApiDocument),
       cacheable: false,
     },
   };
   let assets: Record<string, Asset> | undefined;
 
-  return async function docs(ctx, next) {
+  return function docs(ctx, next) {
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !(ctx.path === '/docs' || ctx.path.startsWith('/docs/'))) return next();
     const asset = own[ctx.path] ?? (assets ??= packageAssets())[ctx.path];
     if (!asset) return next();
@@ -106,5 +107,6 @@ export function apiReference(openApiDocument: object, apiPrefix: string): Middle
     ctx.set('Cache-Control', asset.cacheable ? 'public, max-age=86400' : 'no-cache');
     ctx.type = asset.type;
     ctx.body = asset.body;
+    return Promise.resolve();
   };
 }

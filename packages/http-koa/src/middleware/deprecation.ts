@@ -1,23 +1,14 @@
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
+import type { Deprecation } from '../operations/Operation.js';
 
-export interface DeprecationNotice {
-  /** When the operation was deprecated (RFC 9745 `Deprecation: @<unix seconds>`). */
-  since: Date;
-  /** When it is removed (RFC 8594 `Sunset`). */
-  sunset: Date;
-  /** Absolute URL of the replacement, sent as `Link: <...>; rel="successor-version"`. */
-  successor: string;
-}
-
-/** Marks every response of a deprecated operation, errors included. */
-export function deprecation(notice: DeprecationNotice): Middleware {
-  const deprecationValue = `@${Math.floor(notice.since.getTime() / 1000)}`;
-  const sunsetValue = notice.sunset.toUTCString();
-  const link = `<${notice.successor}>; rel="successor-version"`;
-  return async function markDeprecated(ctx, next) {
-    ctx.set('Deprecation', deprecationValue);
-    ctx.set('Sunset', sunsetValue);
+/** Marks an answer of a deprecated operation (errors included): RFC 9745 `Deprecation`, RFC 8594 `Sunset`, the successor. */
+export function deprecationHeaders(deprecated: Deprecation, publicBaseUrl: string): (ctx: Context) => void {
+  const since = `@${Math.floor(deprecated.since.getTime() / 1000)}`;
+  const sunset = deprecated.sunset.toUTCString();
+  const link = `<${publicBaseUrl}${deprecated.successor}>; rel="successor-version"`;
+  return (ctx) => {
+    ctx.set('Deprecation', since);
+    ctx.set('Sunset', sunset);
     ctx.append('Link', link);
-    await next();
   };
 }

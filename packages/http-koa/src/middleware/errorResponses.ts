@@ -3,20 +3,21 @@ import type { Context, Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorBody } from '../errorStatus.js';
 import { HttpError } from '../HttpError.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
+import { setRequestIdAndCommonHeaders } from './requestId.js';
 
 /** The request an unexpected error happened in, as plain data (for logs): no framework types. */
 export interface FailedRequest {
   requestId: string;
   method: string;
   path: string;
-  /** The route template (`/v1/pets/:petId`), or null when no route matched. */
+  /** The route template (`/v1/pets/{petId}`), or null when no route matched. */
   route: string | null;
 }
 
 export type InternalErrorListener = (error: unknown, request: FailedRequest) => void;
 
-/** The matched route's template, from @koa/router's public `routerPath`. */
-export const routeOf = (ctx: Context): string | null => (ctx as { routerPath?: string }).routerPath ?? null;
+/** The matched operation's route template (`/v1/pets/{petId}`), set by the API when it found one. */
+export const routeOf = (ctx: Context): string | null => (ctx.state['route'] as string | undefined) ?? null;
 
 export const describeRequest = (ctx: Context): FailedRequest => ({
   requestId: String(ctx.state['requestId'] ?? ''),
@@ -58,13 +59,17 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
   return { code: error.code, message: error.message, status: ERROR_STATUS[error.code] };
 }
 
+/** Unexpected errors go to stderr unless the embedder says where. */
+export const logToStderr: InternalErrorListener = (error, request) => console.error(`[${request.requestId}] ${request.method} ${request.path}:`, error);
+
 /**
- * The outermost middleware: every error becomes the Error body `{ code, message, status }` (plus `details` for
- * validation), as JSON, with its status and headers. Anything unexpected is a 500 with a generic message and no
- * detail; it is handed to `onInternalError` for logging.
+ * The outermost middleware: sets the request id and the common headers, then makes every error the Error body
+ * `{ code, message, status }` (plus `details` for validation), as JSON, with its status and headers. Anything
+ * unexpected is a 500 with a generic message and no detail; it is handed to `onInternalError` for logging.
  */
 export function errorResponses(onInternalError: InternalErrorListener, nowMs: () => number): Middleware {
   return async function errorResponse(ctx, next) {
+    setRequestIdAndCommonHeaders(ctx);
     try {
       await next();
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { NumberLiterals } from '@petstore/core';
 import inflate from 'inflation';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { HttpError } from '../HttpError.js';
 import { inspectJson, MAX_JSON_DEPTH } from './inspectJson.js';
@@ -12,11 +12,6 @@ export interface JsonBody {
   value: unknown;
   /** The source text of the top-level numbers, by key (see core's parseNewPet). */
   numberLiterals: NumberLiterals;
-}
-
-/** The body that `jsonBody()` read for this request. */
-export function jsonBodyOf(ctx: Context): JsonBody {
-  return ctx.state['jsonBody'] as JsonBody;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -43,41 +38,38 @@ async function readBytes(ctx: Context): Promise<Buffer> {
  * - `413` past 16 KiB (after decompression, so a gzip bomb stops at the limit);
  * - `400 malformed_json` for bytes that are not UTF-8, text that is not JSON, a key repeated in one object, or
  *   nesting deeper than MAX_JSON_DEPTH.
- * Routes read it with `jsonBodyOf(ctx)`. `__proto__` keys stay plain own data (JSON.parse defines them as own
- * properties; nothing is ever merged from the body), so core rejects them as unknown fields.
+ * `__proto__` keys stay plain own data (JSON.parse defines them as own properties; nothing is ever merged from the
+ * body), so core rejects them as unknown fields.
  */
-export function jsonBody(): Middleware {
-  return async function readJsonBody(ctx, next) {
-    if (!ctx.is('application/json', '+json')) {
-      throw new HttpError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".');
-    }
-    const charset = ctx.request.charset.toLowerCase();
-    if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
-      throw new HttpError('unsupported_media_type', `The request body must be UTF-8 JSON; charset=${charset.slice(0, 40)} is not supported.`);
-    }
-    const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > MAX_BODY_BYTES) throw new HttpError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+export async function readJsonBody(ctx: Context): Promise<JsonBody> {
+  if (!ctx.is('application/json', '+json')) {
+    throw new HttpError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".');
+  }
+  const charset = ctx.request.charset.toLowerCase();
+  if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new HttpError('unsupported_media_type', `The request body must be UTF-8 JSON; charset=${charset.slice(0, 40)} is not supported.`);
+  }
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > MAX_BODY_BYTES) throw new HttpError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
 
-    let text: string;
-    try {
-      text = utf8.decode(await readBytes(ctx));
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      throw new HttpError('malformed_json', 'The request body is not valid UTF-8.');
-    }
-    let value: unknown;
-    try {
-      // An empty body is no value at all: core then says what the body must be.
-      value = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      throw new HttpError('malformed_json', 'The request body is not valid JSON.');
-    }
-    const inspection = inspectJson(text);
-    if (inspection.tooDeep) throw new HttpError('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
-    if (inspection.duplicateKey !== null)
-      throw new HttpError('malformed_json', `The request body repeats the key "${inspection.duplicateKey}" in one object.`);
+  let text: string;
+  try {
+    text = utf8.decode(await readBytes(ctx));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError('malformed_json', 'The request body is not valid UTF-8.');
+  }
+  let value: unknown;
+  try {
+    // An empty body is no value at all: core then says what the body must be.
+    value = text.trim() === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw new HttpError('malformed_json', 'The request body is not valid JSON.');
+  }
+  const inspection = inspectJson(text);
+  if (inspection.tooDeep) throw new HttpError('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  if (inspection.duplicateKey !== null)
+    throw new HttpError('malformed_json', `The request body repeats the key "${inspection.duplicateKey}" in one object.`);
 
-    ctx.state['jsonBody'] = { value, numberLiterals: inspection.topLevelNumbers } satisfies JsonBody;
-    await next();
-  };
+  return { value, numberLiterals: inspection.topLevelNumbers };
 }

@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { Middleware } from 'koa';
 import { HttpError } from '../HttpError.js';
 
 /**
@@ -7,13 +7,13 @@ import { HttpError } from '../HttpError.js';
  * `100-continue` (RFC 9110 section 10.1.1). The server hands such requests to the app (`requireHostHeader: false`,
  * a `checkExpectation` listener) so that they get the Error body and the common headers.
  */
-export function protocolProblem(ctx: Context): HttpError | null {
+export const protocolChecks: Middleware = (ctx, next) => {
   if (ctx.req.httpVersion === '1.1' && ctx.req.headers.host === undefined) {
-    return new HttpError('bad_request', 'An HTTP/1.1 request needs a Host header.');
+    throw new HttpError('bad_request', 'An HTTP/1.1 request needs a Host header.');
   }
   const expect = ctx.req.headers.expect;
   if (expect !== undefined && expect.toLowerCase() !== '100-continue') {
-    return new HttpError('expectation_failed', 'The only expectation supported is "Expect: 100-continue".');
+    throw new HttpError('expectation_failed', 'The only expectation supported is "Expect: 100-continue".');
   }
-  return null;
-}
+  return next();
+};

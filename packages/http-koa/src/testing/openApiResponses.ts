@@ -6,7 +6,7 @@ interface Operation {
 }
 interface Document {
   paths: Record<string, Partial<Record<string, Operation>>>;
-  components: { responses: Record<string, unknown>; headers: Record<string, { required?: boolean }> };
+  components: { headers: Record<string, { required?: boolean }> };
 }
 
 const PREFIX = '/v1';
@@ -39,14 +39,9 @@ export class OpenApiResponseChecker {
     if (operation && operation.responses[String(status)]) {
       return this.followRefs(`#/paths/${escape(template.path)}/${operationMethod}/responses/${status}`);
     }
-    const generic: Record<number, string> = {
-      401: 'Unauthorized',
-      404: 'NotFound',
-      405: 'MethodNotAllowed',
-      429: 'TooManyRequests',
-      503: 'ServiceUnavailable',
-    };
-    if (generic[status]) return `#/components/responses/${generic[status]}`;
+    // A path or method no operation has: the answer any counted operation describes for this status.
+    const described = Object.entries(this.document.paths).find(([, item]) => item.get?.responses[String(status)]);
+    if (!operation && described) return this.followRefs(`#/paths/${escape(described[0])}/get/responses/${status}`);
     throw new Error(`the OpenAPI document does not describe ${method} ${pathOnly} -> ${status}`);
   }
 

@@ -1,9 +1,10 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPetStore, InMemoryRateLimitStore, type BanRule, type Plan, type PetRepository } from '@petstore/core';
 import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
 import { rawRequest, type RawRequestOptions, type RawResponse } from '@petstore/test-support';
 import { createHttpApp, type HttpAppOptions } from '../createHttpApp.js';
-import { createOpenApiDocument } from '../openapi.js';
+import { createPetsApi } from '../createPetsApi.js';
 import { OpenApiResponseChecker } from './openApiResponses.js';
 
 type TestResponse = RawResponse;
@@ -34,6 +35,8 @@ export interface TestApiOptions extends Pick<
   ban?: BanRule;
   failedAuthPerMinute?: number;
   usageQueriesPerMinute?: number;
+  /** The base URL clients are told (default: the address that answers); instances behind one proxy share it. */
+  publicBaseUrl?: string;
   /** Replaces the in-memory repository (to inject failures). */
   petRepository?: PetRepository;
   now?: string;
@@ -49,12 +52,14 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     { ban: options.ban, failedAuthPerMinute: options.failedAuthPerMinute, usageQueriesPerMinute: options.usageQueriesPerMinute },
   );
   const internalErrors: unknown[] = [];
-  const publicBaseUrl = 'http://127.0.0.1:0/v1';
-  const app = createHttpApp({ ...store, publicBaseUrl }, { ...options, onInternalError: (error) => internalErrors.push(error) });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+  // Listening first, so that the public base URL (Location, Link, the document's server) is the address that answers.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const checker = new OpenApiResponseChecker(createOpenApiDocument(publicBaseUrl) as never);
+  const publicBaseUrl = options.publicBaseUrl ?? `${baseUrl}/v1`;
+  const app = createHttpApp({ ...store, publicBaseUrl }, { ...options, onInternalError: (error) => internalErrors.push(error) });
+  server.on('request', app.callback());
+  const checker = new OpenApiResponseChecker(createPetsApi({ ...store, publicBaseUrl }).openApiDocument as never);
 
   const request = async (method: string, path: string, { unchecked, ...rest }: RequestOptions = {}) => {
     const response = await rawRequest(`${baseUrl}${path}`, { method, ...rest });

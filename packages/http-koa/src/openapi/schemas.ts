@@ -1,0 +1,121 @@
+import { LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
+import { ERROR_STATUS } from '../errorStatus.js';
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+// The schemas of the document's `components.schemas`. Declarations use these objects themselves; the document
+// writes each of them once and refers to it (`$ref`) everywhere else, and the serializers compile them as they are.
+
+export const PetStatusSchema = {
+  type: 'string',
+  enum: [...PET_STATUSES],
+  description: 'Availability of the animal.',
+  example: 'available',
+} as const satisfies JsonSchema;
+
+const id = { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID } as const;
+
+export const PetSchema = {
+  type: 'object',
+  description: 'An animal available for adoption.',
+  additionalProperties: false,
+  required: ['id', 'name', 'categoryId', 'status'],
+  properties: {
+    id: { ...id, description: 'Assigned by the service on creation.' },
+    name: { type: 'string', minLength: 1, maxLength: 100 },
+    categoryId: { ...id, description: 'The category the animal belongs to.' },
+    status: PetStatusSchema,
+  },
+  example: { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
+} as const satisfies JsonSchema;
+
+export const NewPetSchema = {
+  type: 'object',
+  description: 'An animal to add; the service assigns its id.',
+  additionalProperties: false,
+  required: ['name', 'categoryId'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'No control characters.' },
+    categoryId: { ...id, description: 'The category the animal belongs to.' },
+    status: { ...PetStatusSchema, description: 'Defaults to `available`.' },
+  },
+  example: { name: 'Rex', categoryId: 2 },
+} as const satisfies JsonSchema;
+
+export const PetsSchema = {
+  type: 'array',
+  description: 'One page of animals, ascending by id.',
+  items: PetSchema,
+  maxItems: LIST_LIMIT.max,
+  example: [PetSchema.example],
+} as const satisfies JsonSchema;
+
+export const RateLimitUsageSchema = {
+  type: 'object',
+  description: "The calling key's plan, its usage per window and its ban.",
+  additionalProperties: false,
+  required: ['keyId', 'plan', 'windows', 'bannedUntil'],
+  properties: {
+    keyId: { type: 'string', description: 'The id of the calling key (never its secret).' },
+    plan: { type: 'string', enum: [...PLANS] },
+    windows: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'limit', 'used', 'remaining', 'reset'],
+        properties: {
+          name: { type: 'string', enum: ['minute', 'day'] },
+          limit: { type: 'integer', minimum: 1 },
+          used: { type: 'integer', minimum: 0 },
+          remaining: { type: 'integer', minimum: 0 },
+          reset: { type: 'integer', description: 'Unix time (seconds) at which this window resets.' },
+        },
+      },
+    },
+    bannedUntil: { type: ['integer', 'null'], description: 'Unix time (seconds) at which a ban in force ends; null when not banned.' },
+  },
+  example: {
+    keyId: 'key_3f0c9a5e1b2d4c6f',
+    plan: 'free',
+    windows: [
+      { name: 'minute', limit: 60, used: 1, remaining: 59, reset: 1780315260 },
+      { name: 'day', limit: 1000, used: 1, remaining: 999, reset: 1780358400 },
+    ],
+    bannedUntil: null,
+  },
+} as const satisfies JsonSchema;
+
+export const ErrorSchema = {
+  type: 'object',
+  description: 'The body of every error answer.',
+  additionalProperties: false,
+  required: ['code', 'message', 'status'],
+  properties: {
+    code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Machine-readable.' },
+    message: { type: 'string', description: 'For people.' },
+    status: { type: 'integer', enum: [...new Set(Object.values(ERROR_STATUS))], description: 'The HTTP status of the answer.' },
+    details: {
+      type: 'array',
+      description: 'For `validation_error`: one entry per invalid field.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+  example: { code: 'unauthorized', message: 'The API key is missing.', status: 401 },
+} as const satisfies JsonSchema;
+
+/** Every schema of `components.schemas`, by name. */
+export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  PetStatus: PetStatusSchema,
+  Pet: PetSchema,
+  NewPet: NewPetSchema,
+  Pets: PetsSchema,
+  RateLimitUsage: RateLimitUsageSchema,
+  Error: ErrorSchema,
+};

@@ -1,0 +1,90 @@
+import type { Context } from 'koa';
+import type { ErrorCode } from '../errorStatus.js';
+import type { HeaderName } from '../openapi/components.js';
+import type { JsonSchema } from '../openapi/schemas.js';
+
+/**
+ * How a request is admitted before its operation runs: `counted` against the key's quota (AdmitRequest), as a
+ * `usage-query` in a bucket of its own (AdmitUsageQuery), or `none` (no key needed).
+ */
+export type Admission = 'counted' | 'usage-query' | 'none';
+
+/** A deprecated operation: every answer carries `Deprecation`, `Sunset` and a `Link` to the successor. */
+export interface Deprecation {
+  /** When the operation was deprecated (RFC 9745 `Deprecation: @<unix seconds>`). */
+  since: Date;
+  /** When it is removed (RFC 8594 `Sunset`). */
+  sunset: Date;
+  /** The successor's path under the API's base (`/pets`), sent as `Link: <base/pets>; rel="successor-version"`. */
+  successor: string;
+}
+
+/** A parameter of the OpenAPI document (query, path or header), with the example tools send. */
+export interface Parameter {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+  example: unknown;
+}
+
+/** A success answer: its status, what it means, its headers beyond the common ones, its body's schema. */
+export interface SuccessResponse {
+  status: 200 | 201 | 204 | 304;
+  description: string;
+  headers?: readonly HeaderName[];
+  body?: JsonSchema;
+  example?: unknown;
+}
+
+/** What a request brings to an operation, as the router found it. */
+export interface OperationRequest {
+  /** Path parameters, percent-decoded. */
+  params: Readonly<Record<string, string | undefined>>;
+  /** Query parameters: text, or an array of texts when repeated. */
+  query: Readonly<Record<string, string | string[]>>;
+  /** The JSON body, read and checked when the operation declares one. */
+  body: unknown;
+  /** The source text of the body's top-level numbers, by key (see core's parseNewPet). */
+  numberLiterals: ReadonlyMap<string, string>;
+  /** A request header's value (name in lower case); a header sent more than once is refused (`bad_request`). */
+  header(name: string): string | undefined;
+}
+
+/** Everything about an operation but its code: the router, the OpenAPI document and the edge's headers read it. */
+export interface OperationDescription {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** Under the API's prefix, in OpenAPI's template syntax: `/pets/{petId}`. */
+  path: string;
+  admission: Admission;
+  deprecated?: Deprecation;
+  tag: string;
+  summary: string;
+  description: string;
+  parameters?: readonly Parameter[];
+  /** A JSON request body of this schema (read, size-limited and checked before the operation runs). */
+  requestBody?: { schema: JsonSchema; description: string; example: unknown };
+  /** What the operation answers on success; the first is the usual one. */
+  responses: readonly SuccessResponse[];
+  /** The error codes the operation itself raises; those of admission, bodies and the edge are added. */
+  errors: readonly ErrorCode[];
+}
+
+/** An operation declared once: its description, how it reads its input, and what it does with it. */
+export interface OperationDeclaration<Input> extends OperationDescription {
+  /** The validated input (core's readers and checks throw its ValidationError). */
+  input(request: OperationRequest): Input;
+  /** Answers the request. */
+  handle(ctx: Context, input: Input): Promise<void> | void;
+}
+
+/** A declared operation, its input type erased: what the edge runs. */
+export interface Operation extends OperationDescription {
+  run(ctx: Context, request: OperationRequest): Promise<void> | void;
+}
+
+export function defineOperation<Input>({ input, handle, ...description }: OperationDeclaration<Input>): Operation {
+  return { ...description, run: (ctx, request) => handle(ctx, input(request)) };
+}

@@ -1,0 +1,51 @@
+import { parseNewPet, type Pet, type PetStore } from '@petstore/core';
+import { NewPetSchema, PetSchema } from '../openapi/schemas.js';
+import { serializerFor } from '../openapi/serializers.js';
+import { defineOperation, type Operation } from './Operation.js';
+
+/** `POST /pets`: adds an animal; safe to retry with an `Idempotency-Key`. */
+export function createPet(store: PetStore, publicBaseUrl: string): Operation {
+  const serializePet = serializerFor<Pet>(PetSchema);
+  return defineOperation({
+    operationId: 'createPet',
+    method: 'POST',
+    path: '/pets',
+    admission: 'counted',
+    tag: 'pets',
+    summary: 'Add an animal',
+    description:
+      'Adds an animal; the service assigns its id and answers with it, and with its URL in `Location`. With an ' +
+      '`Idempotency-Key`, a retry of the same request (same key, same body) gets the first answer again instead of ' +
+      'adding the animal twice.',
+    parameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+        example: 'order-7f3a2c',
+      },
+    ],
+    requestBody: { schema: NewPetSchema, description: 'The animal to add.', example: NewPetSchema.example },
+    responses: [
+      { status: 201, description: 'The animal, with its service-assigned id.', headers: ['Location', 'Idempotent-Replayed'], body: PetSchema },
+    ],
+    errors: ['validation_error', 'idempotency_in_progress', 'idempotency_key_reused'],
+    input: ({ body, numberLiterals, header }) => ({ newPet: parseNewPet(body, numberLiterals), idempotencyKey: header('idempotency-key') }),
+    async handle(ctx, { newPet, idempotencyKey }) {
+      let pet: Pet;
+      if (idempotencyKey === undefined) {
+        pet = await store.createPet.execute(newPet);
+      } else {
+        const result = await store.createPetIdempotently.execute({ newPet, scope: String(ctx.state['keyId']), idempotencyKey });
+        pet = result.pet;
+        if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+      }
+      ctx.status = 201;
+      ctx.set('Location', `${publicBaseUrl}/pets/${pet.id}`);
+      ctx.set('Content-Type', 'application/json; charset=utf-8');
+      ctx.body = serializePet(pet);
+    },
+  });
+}

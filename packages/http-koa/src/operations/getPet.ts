@@ -1,0 +1,47 @@
+import { GET_PET_SUNSET, type Pet, type PetStore } from '@petstore/core';
+import { sendWithEntityTag } from '../conditionalRequests.js';
+import { PetSchema } from '../openapi/schemas.js';
+import { serializerFor } from '../openapi/serializers.js';
+import { IF_NONE_MATCH } from './conditionalParameters.js';
+import { defineOperation, type Operation } from './Operation.js';
+
+/** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
+export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
+
+/** `GET /pets/{petId}`, deprecated: one animal by id. */
+export function getPet(store: PetStore): Operation {
+  const serializePet = serializerFor<Pet>(PetSchema);
+  const sunset = GET_PET_SUNSET.toISOString().slice(0, 10);
+  return defineOperation({
+    operationId: 'getPet',
+    method: 'GET',
+    path: '/pets/{petId}',
+    admission: 'counted',
+    deprecated: { since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: '/pets' },
+    tag: 'pets',
+    summary: 'Get an animal (deprecated)',
+    description:
+      `Deprecated. Sunset: ${GET_PET_SUNSET.toUTCString()} (${sunset}); from then on it answers 410 \`gone\`. Use ` +
+      '`GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor.',
+    parameters: [
+      {
+        name: 'petId',
+        in: 'path',
+        required: true,
+        description: 'The id of the animal (decimal digits).',
+        schema: { type: 'integer', format: 'int64', minimum: 1 },
+        example: 1,
+      },
+      IF_NONE_MATCH,
+    ],
+    responses: [
+      { status: 200, description: 'The animal.', headers: ['ETag'], body: PetSchema },
+      { status: 304, description: 'Not modified: the `If-None-Match` tag is current. No body.', headers: ['ETag'] },
+    ],
+    errors: ['validation_error', 'not_found', 'gone'],
+    input: ({ params }) => params['petId']!,
+    async handle(ctx, petId) {
+      sendWithEntityTag(ctx, serializePet(await store.getPet.execute(petId)));
+    },
+  });
+}
