@@ -12,7 +12,7 @@ import {
   type RateLimitStore,
 } from '@petstore/core';
 import { createHttpApp } from '@petstore/http-koa';
-import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
+import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
   migrate,
@@ -81,6 +81,9 @@ function persistenceModule(config: Config): ContainerModule {
 
 const REDIS_RATE_LIMIT_STORE: ServiceIdentifier<RedisRateLimitStore> = Symbol.for('petstore.RedisRateLimitStore');
 
+/** The Redis adapter and its client library are loaded only where REDIS_URL asks for them (they hold memory). */
+const redisAdapter = () => import('@petstore/rate-limit-redis');
+
 /** In-process counters for one instance; Redis (REDIS_URL) when several instances must share them. */
 function rateLimitModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -92,6 +95,7 @@ function rateLimitModule(config: Config): ContainerModule {
     bind(TOKENS.Redis).toResolvedValue(
       async (logger: Logger) => {
         let lastWarning = 0;
+        const { createRedisClient, whenReady } = await redisAdapter();
         const redis = createRedisClient(redisUrl, (error) => {
           // ioredis reports every failed reconnection attempt; one line every 10 s is enough.
           if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
@@ -102,7 +106,7 @@ function rateLimitModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    bind(REDIS_RATE_LIMIT_STORE).toResolvedValue((redis: RedisClient) => new RedisRateLimitStore(redis), [TOKENS.Redis]);
+    bind(REDIS_RATE_LIMIT_STORE).toResolvedValue(async (redis: RedisClient) => new (await redisAdapter()).RedisRateLimitStore(redis), [TOKENS.Redis]);
     bind(TOKENS.RateLimitStore).toService(REDIS_RATE_LIMIT_STORE);
     bind(TOKENS.ReadinessChecks).toResolvedValue((store: RedisRateLimitStore) => () => store.ping(), [REDIS_RATE_LIMIT_STORE]);
     bind(TOKENS.Closers).toResolvedValue(

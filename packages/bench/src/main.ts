@@ -316,7 +316,12 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
     ['get by id / floor', 'get by id (deprecated)', ''],
     ['PostgreSQL + Redis hot list / floor', 'list (10k pets, PostgreSQL + Redis)', '>= 0.30'],
     ['PostgreSQL + Redis random pages / floor', 'random pages (10k pets, PostgreSQL + Redis)', ''],
-  ].map(([measure, name, target]) => ({ measure: measure!, ratio: find(name!)?.ratio ?? null, cpuRatio: find(name!)?.cpuRatio ?? null, target: target! })),
+  ].map(([measure, name, target]) => ({
+    measure: measure!,
+    ratio: find(name!)?.ratio ?? null,
+    cpuRatio: find(name!)?.cpuRatio ?? null,
+    target: target!,
+  })),
   versus('hot list / Koa peer', 'list (10k pets)', 'peer: hand-written Koa list', '> 1.0'),
   versus('hot list / Fastify peer', 'list (10k pets)', 'peer: hand-written Fastify list', ''),
   versus('random pages / Koa peer', 'random pages (10k pets)', 'peer: hand-written Koa random pages', '>= 1.0'),

@@ -27,7 +27,10 @@ app.get('/v1/pets', { schema: { response: { 200: { type: 'array', items: pet }, 
   if (!key) return reply.code(401).send({ code: 'unauthorized', message: 'Invalid API key.', status: 401 });
   const counted = countRequest(key.id, key.per_minute, key.per_day);
   if ('retryAfter' in counted) {
-    return reply.code(429).header('Retry-After', String(counted.retryAfter)).send({ code: 'rate_limited', message: 'Too many requests.', status: 429 });
+    return reply
+      .code(429)
+      .header('Retry-After', String(counted.retryAfter))
+      .send({ code: 'rate_limited', message: 'Too many requests.', status: 429 });
   }
   reply.headers(counted);
   const { limit, after, status } = listingQuery(request.query as Record<string, unknown>);

@@ -101,9 +101,7 @@ async function run(): Promise<void> {
     connections: 50,
     duration: seconds,
     headers: { Authorization: `Bearer ${key}` },
-    requests: [
-      { method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) },
-    ],
+    requests: [{ method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }],
   });
   await server.stop();
   await stop();

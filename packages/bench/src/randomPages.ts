@@ -1,7 +1,7 @@
 import { nextLink } from '@petstore/test-support';
 
 /** How many distinct pages the random-pages scenarios cycle through. */
-export const RANDOM_PAGE_COUNT = 20_000;
+const RANDOM_PAGE_COUNT = 20_000;
 
 const FILTERS = [undefined, 'available', 'pending', 'sold'] as const;
 type Filter = (typeof FILTERS)[number];

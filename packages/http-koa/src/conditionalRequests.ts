@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context } from 'koa';
 
 /**
@@ -6,7 +6,7 @@ import type { Context } from 'koa';
  * and after a restart, gives the same content the same tag: 128 bits of SHA-256, base64url.
  */
 export function entityTag(body: string, link = ''): string {
-  return `"${createHash('sha256').update(body).update('\n').update(link).digest('base64url').slice(0, 22)}"`;
+  return `"${hash('sha256', `${body}\n${link}`, 'base64url').slice(0, 22)}"`;
 }
 
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, etagc = %x21 / %x23-7E / obs-text (RFC 9110, section 8.8.3)

@@ -78,9 +78,8 @@ function headerOf(ctx: Context): (name: string) => string | undefined {
  */
 export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): PetsApi {
   const prefix = options.prefix ?? '/v1';
-  let document: object | undefined;
-  const operations = declareOperations(deps, options, () => document!);
-  document = openApiDocument(operations, {
+  const operations = declareOperations(deps, options, () => document);
+  const document = openApiDocument(operations, {
     publicBaseUrl: deps.publicBaseUrl,
     title: 'Animal Adoption Store',
     version: '1.0.0',
@@ -97,7 +96,9 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
 
   const route = routeTable(prefix, operations);
   const admit = admission(deps, options.trustedProxyHops ?? 0);
-  const markDeprecated = new Map(operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])));
+  const markDeprecated = new Map(
+    operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])),
+  );
   const noBody = { value: undefined, numberLiterals: new Map<string, string>() };
 
   async function answer(ctx: Context): Promise<void> {
@@ -107,7 +108,8 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       // quota; with a key it is counted like any request and carries the rate-limit headers.
       if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted');
       if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
-      if (ctx.method !== 'OPTIONS') throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
+      if (ctx.method !== 'OPTIONS')
+        throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
       ctx.set('Allow', found.allow);
       ctx.status = 204;
       return;

@@ -108,7 +108,9 @@ describe('HTTP protocol behaviour', () => {
       expect(response.headers['access-control-allow-origin']).toBe('https://shelter.example');
       expect(String(response.headers['access-control-expose-headers']).split(',')).toEqual(
         expect.arrayContaining(
-          'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit-Policy,RateLimit,Retry-After,Link,Location,Deprecation,Sunset,X-Request-Id,Idempotent-Replayed,ETag'.split(','),
+          'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,RateLimit-Policy,RateLimit,Retry-After,Link,Location,Deprecation,Sunset,X-Request-Id,Idempotent-Replayed,ETag'.split(
+            ',',
+          ),
         ),
       );
     });

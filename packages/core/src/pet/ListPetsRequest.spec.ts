@@ -45,7 +45,9 @@ describe('checkListPetsRequest', () => {
 
     it('rejects a cursor taken from a listing with another status filter', () => {
       const soldCursor = encodePetCursor(42, 'sold');
-      expect(problemsOf({ status: 'pending', cursor: soldCursor })).toEqual([{ field: 'cursor', message: expect.stringContaining('cursor is invalid') }]);
+      expect(problemsOf({ status: 'pending', cursor: soldCursor })).toEqual([
+        { field: 'cursor', message: expect.stringContaining('cursor is invalid') },
+      ]);
       expect(problemsOf({ cursor: soldCursor }).map((p) => p.field)).toEqual(['cursor']);
     });
 

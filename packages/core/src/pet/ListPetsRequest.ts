@@ -43,7 +43,10 @@ export function checkListPetsRequest(request: ListPetsRequest): ListPetsQuery {
     else after = decoded;
   }
   if (problems.length > 0) throw new ValidationError(problems);
-  return { limit, ...(status && { status }), ...(after !== undefined && { after }) };
+  const query: ListPetsQuery = { limit };
+  if (status !== undefined) query.status = status;
+  if (after !== undefined) query.after = after;
+  return query;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { MAX_ID } from './Pet.js';
 import type { PetStatus } from './PetStatus.js';
 
@@ -10,10 +10,7 @@ import type { PetStatus } from './PetStatus.js';
 const VERSION = 'c1';
 
 function checksum(after: number, status: PetStatus | undefined): string {
-  return createHash('sha256')
-    .update(`petstore-cursor|${VERSION}|${after}|${status ?? ''}`)
-    .digest('base64url')
-    .slice(0, 12);
+  return hash('sha256', `petstore-cursor|${VERSION}|${after}|${status ?? ''}`, 'base64url').slice(0, 12);
 }
 
 /** The cursor of the page after the pet with id `after` (0: the first page) of the listing with this status filter. */

@@ -43,7 +43,9 @@ describe('CreatePetIdempotently', () => {
   });
 
   it('stores nothing for an invalid body, nor for an invalid key', async () => {
-    await expect(create.execute({ newPet: { name: '' } as NewPet, scope: 'key_a', idempotencyKey: 'k' })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(create.execute({ newPet: { name: '' } as NewPet, scope: 'key_a', idempotencyKey: 'k' })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
     expect(store.size()).toBe(0);
     expect((await create.execute({ newPet, scope: 'key_a', idempotencyKey: 'k' })).replayed).toBe(false);
     for (const bad of ['', 'x'.repeat(256), 'naïve', 'tab\there']) {

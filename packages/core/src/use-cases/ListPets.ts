@@ -28,9 +28,11 @@ export class ListPets {
   }
 
   async execute(request: ListPetsRequest = {}): Promise<PetListing> {
-    const { limit, status, after } = checkListPetsRequest(request);
-    const page = await this.pets.list({ limit, ...(status && { status }), ...(after !== undefined && { after }) });
+    const query = checkListPetsRequest(request);
+    const page = await this.pets.list(query);
     if (page.next === undefined) return { pets: page.pets };
-    return { pets: page.pets, next: { ...(status && { status }), limit, cursor: encodePetCursor(page.next, status) } };
+    const next: NextPageRequest = { limit: query.limit, cursor: encodePetCursor(page.next, query.status) };
+    if (query.status !== undefined) next.status = query.status;
+    return { pets: page.pets, next };
   }
 }

@@ -1,5 +1,7 @@
 import { LIST_LIMIT, type ListPets, type ListPetsRequest, type Pet } from '@petstore/core';
+import { LRUCache } from 'lru-cache';
 import { entityTag } from '../conditionalRequests.js';
+import { SeenTwice } from './SeenTwice.js';
 
 /** A page of `GET /pets` ready to send: the serialised body, the `Link` value ('' on the last page) and its tag. */
 export interface RenderedPage {
@@ -19,19 +21,22 @@ export interface FullPageCacheOptions {
 /** 4 MiB: about 2,800 pages of 20 pets. */
 export const DEFAULT_FULL_PAGE_CACHE: FullPageCacheOptions = { maxBytes: 4 * 1024 * 1024 };
 
-const sizeOf = (page: RenderedPage) => page.body.length + page.link.length + page.etag.length;
+/** Pages kept are about this long (20 pets): the cache holds about `maxBytes / TYPICAL_PAGE` of them. */
+const TYPICAL_PAGE = 1_500;
 
 /**
  * Renders listing pages: the body, the `Link` to the next page and the entity tag. When the repository promises
  * that a page with a successor never changes (`listPets.pagesWithSuccessorNeverChange`) and `fullPages` is given,
- * such pages are kept (bounded, least recently used first) and served without a read or a rendering. Nothing else
- * is ever kept: the last page of a listing is read every time, so a new pet shows at once, and nothing kept needs
- * to be forgotten when pets are added.
+ * such pages are kept (bounded, least recently used first) and served without a read or a rendering. A page is
+ * kept when it is asked for again within about as many requests as the cache holds pages: a page asked for less
+ * often would be dropped before its next use anyway, and keeping it would only churn the cache and the garbage
+ * collector (spread-out loads cost a third more with every page kept, docs/performance.md). Nothing else is ever
+ * kept: the last page of a listing is read every time, so a new pet shows at once, and nothing kept needs to be
+ * forgotten when pets are added.
  */
 export class ListingPages {
-  private readonly full = new Map<string, RenderedPage>();
-  private readonly fullPages: FullPageCacheOptions | undefined;
-  private fullBytes = 0;
+  private readonly full: LRUCache<string, RenderedPage> | undefined;
+  private readonly seenTwice: SeenTwice | undefined;
   private hits = 0;
 
   constructor(
@@ -40,46 +45,39 @@ export class ListingPages {
     private readonly nextPageBase: string,
     fullPages?: FullPageCacheOptions,
   ) {
-    this.fullPages = listPets.pagesWithSuccessorNeverChange ? fullPages : undefined;
+    if (listPets.pagesWithSuccessorNeverChange && fullPages && fullPages.maxBytes > 0) {
+      this.full = new LRUCache({
+        maxSize: fullPages.maxBytes,
+        sizeCalculation: (page, key) => key.length + page.body.length + page.link.length + page.etag.length,
+      });
+      this.seenTwice = new SeenTwice(Math.max(64, Math.ceil(fullPages.maxBytes / TYPICAL_PAGE)));
+    }
   }
 
   /** The page for this request; synchronous when it is a kept full page. */
   page(request: ListPetsRequest): RenderedPage | Promise<RenderedPage> {
-    if (this.fullPages === undefined) return this.render(request, '');
+    if (this.full === undefined) return this.render(request, '');
     const key = `${request.status ?? ''}|${request.limit ?? LIST_LIMIT.default}|${request.cursor ?? ''}`;
     const kept = this.full.get(key);
     if (kept === undefined) return this.render(request, key);
     this.hits++;
-    // Re-inserted so that Map order is least recently used first.
-    this.full.delete(key);
-    this.full.set(key, kept);
     return kept;
   }
 
   /** What the full-page cache holds now, and how many requests it answered (for tests and the benchmark's notes). */
   stats(): { pages: number; bytes: number; hits: number } {
-    return { pages: this.full.size, bytes: this.fullBytes, hits: this.hits };
+    return { pages: this.full?.size ?? 0, bytes: this.full?.calculatedSize ?? 0, hits: this.hits };
   }
 
   private async render(request: ListPetsRequest, key: string): Promise<RenderedPage> {
     const { pets, next } = await this.listPets.execute(request);
     const body = this.serializePets(pets);
     // status, limit and cursor are URL-safe as they are: an enum, digits, base64url.
-    const link = next ? `<${this.nextPageBase}?${next.status ? `status=${next.status}&` : ''}limit=${next.limit}&cursor=${next.cursor}>; rel="next"` : '';
+    const link = next
+      ? `<${this.nextPageBase}?${next.status ? `status=${next.status}&` : ''}limit=${next.limit}&cursor=${next.cursor}>; rel="next"`
+      : '';
     const page = { body, link, etag: entityTag(body, link) };
-    if (next && this.fullPages) this.keep(key, page);
+    if (next && this.full && this.seenTwice!.check(key)) this.full.set(key, page);
     return page;
-  }
-
-  private keep(key: string, page: RenderedPage): void {
-    const size = sizeOf(page);
-    if (size > this.fullPages!.maxBytes || this.full.has(key)) return;
-    this.fullBytes += size;
-    this.full.set(key, page);
-    for (const [oldest, old] of this.full) {
-      if (this.fullBytes <= this.fullPages!.maxBytes) break;
-      this.full.delete(oldest);
-      this.fullBytes -= sizeOf(old);
-    }
   }
 }

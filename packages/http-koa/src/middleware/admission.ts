@@ -36,7 +36,8 @@ export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>) => Prom
  */
 export function admission(store: Pick<PetStore, 'admitRequest' | 'admitUsageQuery' | 'clock'>, trustedProxyHops: number): Admit {
   const admitters = { counted: store.admitRequest, 'usage-query': store.admitUsageQuery };
-  const setHeaders = (ctx: Context, admission: Pick<Admission, 'rateLimit'>) => setRateLimitHeaders(ctx, admission.rateLimit, store.clock.now().getTime());
+  const setHeaders = (ctx: Context, admission: Pick<Admission, 'rateLimit'>) =>
+    setRateLimitHeaders(ctx, admission.rateLimit, store.clock.now().getTime());
 
   return async function admit(ctx, kind) {
     const credentials: CallerCredentials = { secret: bearerSecret(ctx.get('Authorization')), clientAddress: clientAddressOf(ctx, trustedProxyHops) };

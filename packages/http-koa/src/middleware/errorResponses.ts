@@ -60,7 +60,8 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
 }
 
 /** Unexpected errors go to stderr unless the embedder says where. */
-export const logToStderr: InternalErrorListener = (error, request) => console.error(`[${request.requestId}] ${request.method} ${request.path}:`, error);
+export const logToStderr: InternalErrorListener = (error, request) =>
+  console.error(`[${request.requestId}] ${request.method} ${request.path}:`, error);
 
 /**
  * The outermost middleware: sets the request id and the common headers, then makes every error the Error body

@@ -68,13 +68,24 @@ export const HEADERS = {
     example: '<https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"',
   },
   Deprecation: { required: true, description: 'RFC 9745: when the operation was deprecated.', schema: { type: 'string' }, example: '@1767225600' },
-  Sunset: { required: true, description: 'RFC 8594: when the operation is removed.', schema: { type: 'string' }, example: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+  Sunset: {
+    required: true,
+    description: 'RFC 8594: when the operation is removed.',
+    schema: { type: 'string' },
+    example: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  },
 } as const satisfies Record<string, HeaderObject>;
 
 export type HeaderName = keyof typeof HEADERS;
 
 /** The headers of every answer of an admitted request (the quota's state). */
-export const RATE_LIMIT_HEADERS: readonly HeaderName[] = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
+export const RATE_LIMIT_HEADERS: readonly HeaderName[] = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+];
 
 /** What each error status means, for the document's error answers. */
 export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {

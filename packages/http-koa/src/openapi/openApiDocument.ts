@@ -23,7 +23,12 @@ const ADMISSION_ERRORS: readonly ErrorCode[] = ['unauthorized', 'rate_limited', 
 const BODY_ERRORS: readonly ErrorCode[] = ['malformed_json', 'payload_too_large', 'unsupported_media_type'];
 
 /** Headers every error of this status carries beyond the common ones. */
-const ERROR_HEADERS: Readonly<Record<number, readonly HeaderName[]>> = { 401: ['WWW-Authenticate'], 405: ['Allow'], 429: ['Retry-After'], 503: ['Retry-After'] };
+const ERROR_HEADERS: Readonly<Record<number, readonly HeaderName[]>> = {
+  401: ['WWW-Authenticate'],
+  405: ['Allow'],
+  429: ['Retry-After'],
+  503: ['Retry-After'],
+};
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -95,7 +100,10 @@ function errorResponses(operation: Operation): Json {
 function routingResponses(): Json {
   const anyOperation = { admission: 'counted' } as Operation;
   return Object.fromEntries(
-    Object.entries(ROUTING_ERRORS).map(([status, name]) => [name, errorResponse(anyOperation, Number(status), [status === '404' ? 'not_found' : 'method_not_allowed'])]),
+    Object.entries(ROUTING_ERRORS).map(([status, name]) => [
+      name,
+      errorResponse(anyOperation, Number(status), [status === '404' ? 'not_found' : 'method_not_allowed']),
+    ]),
   );
 }
 
@@ -161,4 +169,3 @@ export function openApiDocument(operations: readonly Operation[], info: Document
     },
   };
 }
-

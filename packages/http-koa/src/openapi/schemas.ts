@@ -7,7 +7,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 // The schemas of the document's `components.schemas`. Declarations use these objects themselves; the document
 // writes each of them once and refers to it (`$ref`) everywhere else, and the serializers compile them as they are.
 
-export const PetStatusSchema = {
+const PetStatusSchema = {
   type: 'string',
   enum: [...PET_STATUSES],
   description: 'Availability of the animal.',
@@ -87,7 +87,7 @@ export const RateLimitUsageSchema = {
   },
 } as const satisfies JsonSchema;
 
-export const ErrorSchema = {
+const ErrorSchema = {
   type: 'object',
   description: 'The body of every error answer.',
   additionalProperties: false,

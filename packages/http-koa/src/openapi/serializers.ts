@@ -6,5 +6,5 @@ import type { JsonSchema } from './schemas.js';
  * JSON.stringify, and it writes only the properties the schema declares. Compile once, when an API is built.
  */
 export function serializerFor<T>(schema: JsonSchema): (value: T) => string {
-  return fastJson(schema as unknown as Parameters<typeof fastJson>[0]) as (value: T) => string;
+  return fastJson(schema as unknown as Parameters<typeof fastJson>[0]);
 }

@@ -53,7 +53,7 @@ export interface OperationRequest {
 }
 
 /** Everything about an operation but its code: the router, the OpenAPI document and the edge's headers read it. */
-export interface OperationDescription {
+interface OperationDescription {
   operationId: string;
   method: 'GET' | 'POST';
   /** Under the API's prefix, in OpenAPI's template syntax: `/pets/{petId}`. */

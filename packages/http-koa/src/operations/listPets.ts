@@ -29,12 +29,20 @@ export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: 
         schema: { type: 'integer', minimum: LIST_LIMIT.min, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default },
         example: 20,
       },
-      { name: 'status', in: 'query', required: false, description: 'Only animals with this status.', schema: { type: 'string', enum: [...PET_STATUSES] }, example: 'available' },
+      {
+        name: 'status',
+        in: 'query',
+        required: false,
+        description: 'Only animals with this status.',
+        schema: { type: 'string', enum: [...PET_STATUSES] },
+        example: 'available',
+      },
       {
         name: 'cursor',
         in: 'query',
         required: false,
-        description: 'Opaque; from the `Link: rel="next"` of the previous page, with the same `status` (the example is the start of the `available` listing).',
+        description:
+          'Opaque; from the `Link: rel="next"` of the previous page, with the same `status` (the example is the start of the `available` listing).',
         schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,200}$' },
         example: encodePetCursor(0, 'available'),
       },

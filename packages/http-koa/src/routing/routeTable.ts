@@ -49,10 +49,11 @@ export function routeTable(prefix: string, operations: readonly Operation[]): (m
 
   type Match = { store: Store | null; params: Record<string, string | undefined>; searchParams: Record<string, string | string[]> };
   return function route(method, url) {
-    let match = router.find(method as FindMyWay.HTTPMethod, url) as Match | null;
+    const find = (target: string) => router.find(method as FindMyWay.HTTPMethod, target) as Match | null;
+    let match = find(url);
     // A path that is not valid percent-encoded UTF-8 is matched as it is written (its parameters undecoded, for
     // the operation to refuse): `%` is encoded, so that decoding gives the text back.
-    if (match?.store === null) match = router.find(method as FindMyWay.HTTPMethod, url.replace(/%/g, '%25')) as Match | null;
+    if (match?.store === null) match = find(url.replace(/%/g, '%25'));
     // find-my-way lets a parameter match an empty segment (`/pets/`): no route has an empty parameter.
     if (match === null || match.store === null || Object.values(match.params).includes('')) return { kind: 'none' };
     return match.store.kind === 'operation' ? { ...match.store, params: match.params, query: match.searchParams } : match.store;

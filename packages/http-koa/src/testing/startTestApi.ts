@@ -58,7 +58,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const publicBaseUrl = options.publicBaseUrl ?? `${baseUrl}/v1`;
   const app = createHttpApp({ ...store, publicBaseUrl }, { ...options, onInternalError: (error) => internalErrors.push(error) });
-  server.on('request', app.callback());
+  const callback = app.callback();
+  server.on('request', (req, res) => void callback(req, res));
   const checker = new OpenApiResponseChecker(createPetsApi({ ...store, publicBaseUrl }).openApiDocument as never);
 
   const request = async (method: string, path: string, { unchecked, ...rest }: RequestOptions = {}) => {
