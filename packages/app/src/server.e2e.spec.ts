@@ -16,7 +16,11 @@ import {
   type ServerProcess,
 } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
+import { loadConfig } from './config.js';
+import { createContainer } from './container.js';
+import { startServer } from './server.js';
 import { auth, burstUntilLimited, listAllPets, postPet } from './testing/api.js';
+import { TOKENS } from './tokens.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -343,4 +347,23 @@ describeWithPostgres('the built server on PostgreSQL', (postgres) => {
     expect((await fetch(`${second.url}/pets`, { headers: auth(proKey) })).headers.get('x-ratelimit-limit')).toBe('300');
     await second.stop();
   }, 60_000);
+});
+
+describe('startServer in process', () => {
+  it('links to the port actually bound when the container was built before it started (PORT=0)', async () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', NODE_ENV: 'production', LOG_LEVEL: 'silent' });
+    const container = createContainer(config);
+    const server = await startServer(config, container);
+    try {
+      const { secret } = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({ plan: 'pro' });
+      const created = await fetch(`${server.url}/pets`, {
+        method: 'POST',
+        headers: { ...auth(secret), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      });
+      expect(created.headers.get('location')).toBe(`${server.url}/pets/1`);
+    } finally {
+      await server.close();
+    }
+  });
 });
