@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The published packages as an npm user gets them: packs every public package with `pnpm pack`, checks what each
 # tarball ships, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
-# the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS.
+# the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS; then
+# compiles a TypeScript CommonJS project with each module setting the docs name.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -52,4 +53,44 @@ JS
 for file in embed-core.mjs mount-in-koa.mjs embed-core.cjs mount-in-koa.cjs; do
   echo "--- node $file"
   node "$file"
+done
+
+# A TypeScript CommonJS project compiled with each module setting docs/decisions/esm-only-packages.md names, with
+# TypeScript 6 (the project's) and 5.9: those it says work must compile and run; `node16` must fail with TS1479.
+mkdir "$work/commonjs"
+cd "$work/commonjs"
+printf '{ "name": "commonjs-consumer", "private": true }\n' > package.json
+ln -s ../consumer/node_modules node_modules
+npm install --prefix "$work/typescript5" --no-audit --no-fund --loglevel=error typescript@5.9 >/dev/null
+cat > consumer.ts <<'TS'
+import { createPetStore, DomainError, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
+import { InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+
+const ports = { pets: new InMemoryPetRepository(), keys: new InMemoryKeyStore(), rateLimits: new InMemoryRateLimitStore() };
+const store = createPetStore({ ...ports, idempotency: new InMemoryIdempotencyStore(), clock: new SystemClock() });
+store.createPet.execute({ name: '', categoryId: 1 }).catch((error: unknown) => {
+  console.log(DomainError.is(error) ? error.code : 'not a domain error');
+});
+TS
+compile() { # typescript-major module [moduleResolution]: compiles consumer.ts into out-<major>-<module>-<resolution>/
+  local tsc=node_modules/.bin/tsc out="out-$1-$2-${3:-default}" deprecated=''
+  [ "$1" = 5 ] && tsc="$work/typescript5/node_modules/.bin/tsc"
+  [ "${3:-}" = node10 ] && deprecated='"ignoreDeprecations": "6.0",'
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "%s", %s %s "strict": true, "outDir": "%s", "types": ["node"] }, "files": ["consumer.ts"] }\n' \
+    "$2" "${3:+\"moduleResolution\": \"$3\",}" "$deprecated" "$out" > "tsconfig.$out.json"
+  "$tsc" -p "tsconfig.$out.json"
+}
+for setting in "6 nodenext" "6 node20" "6 commonjs" "6 commonjs node10" "6 commonjs bundler" "5 nodenext" "5 node20" "5 commonjs"; do
+  read -r major module resolution <<<"$setting"
+  compile "$major" "$module" "$resolution"
+  answer=$(node "out-$major-$module-${resolution:-default}/consumer.js")
+  [ "$answer" = validation_error ] || { echo "FAIL: TypeScript $major, module $module${resolution:+ $resolution}: the consumer printed '$answer'"; exit 1; }
+  echo "  TypeScript $major, module $module${resolution:+ $resolution}: compiles, and runs as CommonJS"
+done
+for major in 6 5; do
+  if errors=$(compile "$major" node16 2>&1); then
+    echo "FAIL: TypeScript $major, module node16 compiled: update docs/decisions/esm-only-packages.md"; exit 1
+  fi
+  grep -q 'error TS1479' <<<"$errors" || { echo "FAIL: TypeScript $major, module node16: expected TS1479, got:"; echo "$errors"; exit 1; }
+  echo "  TypeScript $major, module node16: TS1479, as documented"
 done
