@@ -3,14 +3,17 @@
 # tarball ships, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
 # the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS; then
 # compiles a TypeScript CommonJS project with each module setting the docs name.
+# Usage: check-packed.sh [workspace]: the packages packed are those of `workspace` (default: this one), such as the
+# versioned copy scripts/check-release.sh makes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+packed="$(cd "${1:-$root}" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tarballs" "$work/consumer"
 
 echo "Tarballs:"
-for dir in "$root"/packages/*/; do
+for dir in "$packed"/packages/*/; do
   node -e "process.exit(require('${dir}package.json').private ? 1 : 0)" || continue
   (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
 done
@@ -22,6 +25,10 @@ for tarball in "$work"/tarballs/*.tgz; do
   for required in package/README.md package/LICENSE package/package.json; do
     grep -qx "$required" <<<"$files" || { echo "FAIL: $(basename "$tarball") has no ${required#package/}"; exit 1; }
   done
+  # pnpm replaces `workspace:*` with the version of the package it names; npm users could not install the protocol.
+  if tar xzf "$tarball" -O package/package.json | grep -n 'workspace:'; then
+    echo "FAIL: $(basename "$tarball") still names a workspace: range (above)"; exit 1
+  fi
   printf '  %-40s %6s KB packed, %4s files\n' "$(basename "$tarball")" "$(( $(stat -c %s "$tarball") / 1024 ))" "$(wc -l <<<"$files")"
 done
 
