@@ -34,11 +34,14 @@ done
 
 cd "$work/consumer"
 printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
+version() { node -p "require('$root/node_modules/$1/package.json').version"; }
 npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/petstore-core-*.tgz "$work"/tarballs/petstore-http-koa-*.tgz \
-  koa@3 "typescript@$(node -p "require('$root/node_modules/typescript/package.json').version")" @types/node@20 >/dev/null
+  koa@3 "typescript@$(version typescript)" @types/node@20 \
+  "jest@$(version jest)" "@jest/globals@$(version @jest/globals)" "ts-jest@$(version ts-jest)" >/dev/null
 cp "$root/examples/src/embed-core.ts" "$root/examples/src/mount-in-koa.ts" .
+cp "$root/examples/src/ArrayPetRepository.ts" "$root/examples/src/ArrayPetRepository.spec.ts" "$root/examples/jest-esm/jest.config.js" .
 cat > tsconfig.json <<'JSON'
-{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "noEmit": true, "types": ["node"] }, "include": ["*.ts"] }
+{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "isolatedModules": true, "strict": true, "noEmit": true, "types": ["node"] }, "include": ["*.ts"] }
 JSON
 npx tsc -p tsconfig.json
 echo "Examples type-check against the installed packages."
@@ -61,6 +64,15 @@ for file in embed-core.mjs mount-in-koa.mjs embed-core.cjs mount-in-koa.cjs; do
   echo "--- node $file"
   node "$file"
 done
+
+# The contract suite from the installed package, held against your own adapter with the Jest setup docs/embedding.md
+# gives: it runs with NODE_OPTIONS=--experimental-vm-modules, and does not without (as the docs say).
+if node_modules/.bin/jest --ci >"$work/jest-without-flag.log" 2>&1; then
+  echo "FAIL: Jest ran the contract suite without --experimental-vm-modules: update docs/embedding.md"; exit 1
+fi
+grep -q 'Must use import to load ES Module' "$work/jest-without-flag.log" || { cat "$work/jest-without-flag.log"; exit 1; }
+echo "--- NODE_OPTIONS=--experimental-vm-modules jest (the PetRepository contract against examples/src/ArrayPetRepository.ts)"
+NODE_OPTIONS=--experimental-vm-modules node_modules/.bin/jest --ci 2>&1 | grep -E '^(Tests|Test Suites):'
 
 # A TypeScript CommonJS project compiled with each module setting docs/decisions/esm-only-packages.md names, with
 # TypeScript 6 (the project's) and 5.9: those it says work must compile and run; `node16` must fail with TS1479.
