@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The published packages as an npm user gets them: packs every public package with `pnpm pack`, checks what each
 # tarball ships, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
-# the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS.
+# the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS; then
+# compiles a TypeScript CommonJS project with each module setting the docs name.
+# Usage: check-packed.sh [workspace]: the packages packed are those of `workspace` (default: this one), such as the
+# versioned copy scripts/check-release.sh makes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+packed="$(cd "${1:-$root}" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tarballs" "$work/consumer"
 
 echo "Tarballs:"
-for dir in "$root"/packages/*/; do
+for dir in "$packed"/packages/*/; do
   node -e "process.exit(require('${dir}package.json').private ? 1 : 0)" || continue
   (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
 done
@@ -21,16 +25,23 @@ for tarball in "$work"/tarballs/*.tgz; do
   for required in package/README.md package/LICENSE package/package.json; do
     grep -qx "$required" <<<"$files" || { echo "FAIL: $(basename "$tarball") has no ${required#package/}"; exit 1; }
   done
+  # pnpm replaces `workspace:*` with the version of the package it names; npm users could not install the protocol.
+  if tar xzf "$tarball" -O package/package.json | grep -n 'workspace:'; then
+    echo "FAIL: $(basename "$tarball") still names a workspace: range (above)"; exit 1
+  fi
   printf '  %-40s %6s KB packed, %4s files\n' "$(basename "$tarball")" "$(( $(stat -c %s "$tarball") / 1024 ))" "$(wc -l <<<"$files")"
 done
 
 cd "$work/consumer"
 printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
+version() { node -p "require('$root/node_modules/$1/package.json').version"; }
 npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/petstore-core-*.tgz "$work"/tarballs/petstore-http-koa-*.tgz \
-  koa@3 "typescript@$(node -p "require('$root/node_modules/typescript/package.json').version")" @types/node@20 >/dev/null
+  koa@3 "typescript@$(version typescript)" @types/node@20 \
+  "jest@$(version jest)" "@jest/globals@$(version @jest/globals)" "ts-jest@$(version ts-jest)" >/dev/null
 cp "$root/examples/src/embed-core.ts" "$root/examples/src/mount-in-koa.ts" .
+cp "$root/examples/src/ArrayPetRepository.ts" "$root/examples/src/ArrayPetRepository.spec.ts" "$root/examples/jest-esm/jest.config.js" .
 cat > tsconfig.json <<'JSON'
-{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "noEmit": true, "types": ["node"] }, "include": ["*.ts"] }
+{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "isolatedModules": true, "strict": true, "noEmit": true, "types": ["node"] }, "include": ["*.ts"] }
 JSON
 npx tsc -p tsconfig.json
 echo "Examples type-check against the installed packages."
@@ -52,4 +63,53 @@ JS
 for file in embed-core.mjs mount-in-koa.mjs embed-core.cjs mount-in-koa.cjs; do
   echo "--- node $file"
   node "$file"
+done
+
+# The contract suite from the installed package, held against your own adapter with the Jest setup docs/embedding.md
+# gives: it runs with NODE_OPTIONS=--experimental-vm-modules, and does not without (as the docs say).
+if node_modules/.bin/jest --ci >"$work/jest-without-flag.log" 2>&1; then
+  echo "FAIL: Jest ran the contract suite without --experimental-vm-modules: update docs/embedding.md"; exit 1
+fi
+grep -q 'Must use import to load ES Module' "$work/jest-without-flag.log" || { cat "$work/jest-without-flag.log"; exit 1; }
+echo "--- NODE_OPTIONS=--experimental-vm-modules jest (the PetRepository contract against examples/src/ArrayPetRepository.ts)"
+NODE_OPTIONS=--experimental-vm-modules node_modules/.bin/jest --ci 2>&1 | grep -E '^(Tests|Test Suites):'
+
+# A TypeScript CommonJS project compiled with each module setting docs/decisions/esm-only-packages.md names, with
+# TypeScript 6 (the project's) and 5.9: those it says work must compile and run; `node16` must fail with TS1479.
+mkdir "$work/commonjs"
+cd "$work/commonjs"
+printf '{ "name": "commonjs-consumer", "private": true }\n' > package.json
+ln -s ../consumer/node_modules node_modules
+npm install --prefix "$work/typescript5" --no-audit --no-fund --loglevel=error typescript@5.9 >/dev/null
+cat > consumer.ts <<'TS'
+import { createPetStore, DomainError, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
+import { InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+
+const ports = { pets: new InMemoryPetRepository(), keys: new InMemoryKeyStore(), rateLimits: new InMemoryRateLimitStore() };
+const store = createPetStore({ ...ports, idempotency: new InMemoryIdempotencyStore(), clock: new SystemClock() });
+store.createPet.execute({ name: '', categoryId: 1 }).catch((error: unknown) => {
+  console.log(DomainError.is(error) ? error.code : 'not a domain error');
+});
+TS
+compile() { # typescript-major module [moduleResolution]: compiles consumer.ts into out-<major>-<module>-<resolution>/
+  local tsc=node_modules/.bin/tsc out="out-$1-$2-${3:-default}" deprecated=''
+  [ "$1" = 5 ] && tsc="$work/typescript5/node_modules/.bin/tsc"
+  [ "${3:-}" = node10 ] && deprecated='"ignoreDeprecations": "6.0",'
+  printf '{ "compilerOptions": { "target": "ES2022", "module": "%s", %s %s "strict": true, "outDir": "%s", "types": ["node"] }, "files": ["consumer.ts"] }\n' \
+    "$2" "${3:+\"moduleResolution\": \"$3\",}" "$deprecated" "$out" > "tsconfig.$out.json"
+  "$tsc" -p "tsconfig.$out.json"
+}
+for setting in "6 nodenext" "6 node20" "6 commonjs" "6 commonjs node10" "6 commonjs bundler" "5 nodenext" "5 node20" "5 commonjs"; do
+  read -r major module resolution <<<"$setting"
+  compile "$major" "$module" "$resolution"
+  answer=$(node "out-$major-$module-${resolution:-default}/consumer.js")
+  [ "$answer" = validation_error ] || { echo "FAIL: TypeScript $major, module $module${resolution:+ $resolution}: the consumer printed '$answer'"; exit 1; }
+  echo "  TypeScript $major, module $module${resolution:+ $resolution}: compiles, and runs as CommonJS"
+done
+for major in 6 5; do
+  if errors=$(compile "$major" node16 2>&1); then
+    echo "FAIL: TypeScript $major, module node16 compiled: update docs/decisions/esm-only-packages.md"; exit 1
+  fi
+  grep -q 'error TS1479' <<<"$errors" || { echo "FAIL: TypeScript $major, module node16: expected TS1479, got:"; echo "$errors"; exit 1; }
+  echo "  TypeScript $major, module node16: TS1479, as documented"
 done

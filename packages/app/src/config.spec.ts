@@ -7,7 +7,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       databaseUrl: 'sqlite:./data/petstore.db',
-      publicBaseUrl: 'http://localhost:3000/v1',
+      publicBaseUrl: null,
       redisUrl: null,
       trustedProxyHops: 0,
       logLevel: 'info',
@@ -92,8 +92,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ DOCS_ENABLED: value }).docsEnabled).toBe(enabled);
   });
 
-  it('derives PUBLIC_BASE_URL from PORT', () => {
-    expect(loadConfig({ PORT: '4000' }).publicBaseUrl).toBe('http://localhost:4000/v1');
+  it('leaves PUBLIC_BASE_URL to the server when unset: the address it listens on', () => {
+    expect(loadConfig({ PORT: '4000', HOST: '0.0.0.0' }).publicBaseUrl).toBeNull();
   });
 
   it.each([

@@ -9,8 +9,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
-  /** Ends in `/v1`, no trailing slash. */
-  publicBaseUrl: string;
+  /** Ends in `/v1`, no trailing slash. `null` (PUBLIC_BASE_URL unset): the address that answers, `http://HOST:<bound port>/v1`. */
+  publicBaseUrl: string | null;
   redisUrl: string | null;
   /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY_HOPS; TRUST_PROXY=true means 1). */
   trustedProxyHops: number;
@@ -82,9 +82,9 @@ function readDatabaseUrl(env: Env): string {
   return raw;
 }
 
-function publicBaseUrl(env: Env, port: number): string {
+function publicBaseUrl(env: Env): string | null {
   const raw = env['PUBLIC_BASE_URL'];
-  if (raw === undefined || raw === '') return `http://localhost:${port}/v1`;
+  if (raw === undefined || raw === '') return null;
   const url = URL.canParse(raw) ? new URL(raw) : null;
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.endsWith('/v1') || url.search || url.hash) {
     throw new ConfigError('PUBLIC_BASE_URL', raw, 'an absolute http(s) URL ending in /v1, such as https://api.example.com/v1');
@@ -112,6 +112,11 @@ function corsOrigins(env: Env): string[] {
   return origins;
 }
 
+/** The base of the API on a listening address: `http://127.0.0.1:3000/v1`, `http://[::1]:3000/v1`. */
+export function listeningUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+}
+
 /** Reads and checks the configuration from environment variables; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65_535);
@@ -121,7 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl: readDatabaseUrl(env),
-    publicBaseUrl: publicBaseUrl(env, port),
+    publicBaseUrl: publicBaseUrl(env),
     redisUrl: redisUrl(env),
     trustedProxyHops: env['TRUST_PROXY_HOPS'] ? integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10) : boolean(env, 'TRUST_PROXY') ? 1 : 0,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

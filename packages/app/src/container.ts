@@ -25,7 +25,7 @@ import {
 } from '@petstore/persistence-typeorm';
 import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
 import { pino, type Logger } from 'pino';
-import type { Config } from './config.js';
+import { listeningUrl, type Config } from './config.js';
 import { Metrics } from './metrics.js';
 import { TOKENS, type ReadinessCheck } from './tokens.js';
 
@@ -129,10 +129,11 @@ function useCasesModule(config: Config): ContainerModule {
 
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
+    bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[]) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string) =>
         createHttpApp(
-          { ...petStore, publicBaseUrl: config.publicBaseUrl },
+          { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening },
           {
             trustedProxyHops: config.trustedProxyHops,
             corsOrigins: config.corsOrigins,
@@ -159,7 +160,7 @@ function httpModule(config: Config): ContainerModule {
             },
           },
         ),
-      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }],
+      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }, TOKENS.ListeningUrl],
     );
   });
 }

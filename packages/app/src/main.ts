@@ -13,30 +13,32 @@ try {
   process.exit(2);
 }
 
-try {
-  const running = await startServer(config);
-  // Log lines are buffered (a few KiB, at most 250 ms): whatever ends the process, they are written.
-  const logger = await running.container.getAsync(TOKENS.Logger);
-  process.once('exit', () => logger.flush());
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) {
-      process.stderr.write(`${signal} again: exiting without waiting\n`);
-      process.exit(1);
-    }
-    stopping = true;
-    process.stdout.write(`${signal}: finishing in-flight requests, then stopping\n`);
-    running.close().then(
+// Signals are handled from the start: one that arrives while the server starts waits for it, then stops it.
+const starting = startServer(config).catch((error: unknown): never => {
+  process.stderr.write(`failed to start: ${redact(error instanceof Error ? error.message : String(error))}\n`);
+  process.exit(1);
+});
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) {
+    process.stderr.write(`${signal} again: exiting without waiting\n`);
+    process.exit(1);
+  }
+  stopping = true;
+  if (config.logLevel !== 'silent') process.stdout.write(`${signal}: finishing in-flight requests, then stopping\n`);
+  starting
+    .then((running) => running.close())
+    .then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`error while stopping: ${redact(String(error))}\n`);
         process.exit(1);
       },
     );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-} catch (error) {
-  process.stderr.write(`failed to start: ${redact(error instanceof Error ? error.message : String(error))}\n`);
-  process.exit(1);
-}
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));
+
+// Log lines are buffered (a few KiB, at most 250 ms): whatever ends the process, they are written.
+const logger = await (await starting).container.getAsync(TOKENS.Logger);
+process.once('exit', () => logger.flush());

@@ -1,10 +1,26 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, issueUnlimitedKey, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+import {
+  eventually,
+  freePort,
+  issueUnlimitedKey,
+  runCli,
+  runNodeProcess,
+  SERVER_ENTRY,
+  spawnServer,
+  type ServerProcess,
+} from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
+import { loadConfig } from './config.js';
+import { createContainer } from './container.js';
+import { startServer } from './server.js';
 import { auth, burstUntilLimited, listAllPets, postPet } from './testing/api.js';
+import { TOKENS } from './tokens.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,8 +64,7 @@ describe('the built server on SQLite', () => {
     const created = await postPet(server, key, 'Rex');
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
-    // PORT=0 (any free port): the default PUBLIC_BASE_URL carries the port actually bound, so Location works.
-    expect(created.headers.get('location')).toBe(`http://localhost:${new URL(server.url).port}/v1/pets/${pet.id}`);
+    expect(created.headers.get('location')).toBe(`${server.url}/pets/${pet.id}`);
     expect(await (await fetch(`${server.url}/pets/${pet.id}`, { headers: auth(key) })).json()).toEqual({
       id: pet.id,
       name: 'Rex',
@@ -57,6 +72,25 @@ describe('the built server on SQLite', () => {
       status: 'available',
     });
     expect((await fetch(`${server.url}/pets`)).status).toBe(401);
+  });
+
+  it('names the address that answers in Location, Link and the OpenAPI servers (no PUBLIC_BASE_URL, PORT=0)', async () => {
+    const key = await issueUnlimitedKey(databaseUrl);
+    secrets.push(key);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/v1$/);
+    await postPet(server, key, 'Max');
+    const location = (await postPet(server, key, 'Bella')).headers.get('location')!;
+    const next = /^<([^>]+)>; rel="next"$/.exec((await fetch(`${server.url}/pets?limit=1`, { headers: auth(key) })).headers.get('link')!)![1]!;
+    const successor = /^<([^>]+)>; rel="successor-version"$/.exec((await fetch(location, { headers: auth(key) })).headers.get('link')!)![1]!;
+    const document = (await (await fetch(`${server.url}/openapi.json`, { headers: auth(key) })).json()) as { servers: { url: string }[] };
+    const under = (path: string) => expect.stringMatching(new RegExp(`^${(server.url + path).replace(/[.?]/g, '\\$&')}`));
+    expect({ location, next, successor, servers: document.servers }).toEqual({
+      location: under('/pets/'),
+      next: under('/pets?'),
+      successor: under('/pets'),
+      servers: [{ url: server.url }],
+    });
+    for (const url of [location, next, successor]) expect((await fetch(url, { headers: auth(key) })).status).toBe(200);
   });
 
   it('rate-limits the Free key at 60 per minute', async () => {
@@ -217,6 +251,59 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     }
   });
 
+  it('stops with exit code 1 and one line naming PORT and HOST when it cannot listen', async () => {
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as AddressInfo).port;
+    try {
+      const inUse = await runNodeProcess(SERVER_ENTRY, [], { PORT: String(taken), DATABASE_URL: newSqliteUrl() });
+      expect(inUse).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `failed to start: PORT=${taken} HOST=127.0.0.1: port ${taken} is already in use on 127.0.0.1 (another petstore server?). Stop what holds it, or set PORT to a free port (PORT=0: any free port).\n`,
+      });
+    } finally {
+      holder.close();
+    }
+    // 192.0.2.1 (TEST-NET-1, RFC 5737) is never an address of this machine.
+    const foreign = await runNodeProcess(SERVER_ENTRY, [], { PORT: '0', HOST: '192.0.2.1', DATABASE_URL: newSqliteUrl() });
+    expect(foreign).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'failed to start: PORT=0 HOST=192.0.2.1: 192.0.2.1 is not an address of this machine. Set HOST=127.0.0.1 (this machine only) or HOST=0.0.0.0 (every interface).\n',
+    });
+  });
+
+  it('prints nothing at all with LOG_LEVEL=silent, but for the first-run key, shown once', async () => {
+    const databaseUrl = newSqliteUrl();
+    const outputs: string[] = [];
+    for (const _start of ['first', 'second']) {
+      const port = await freePort();
+      const child = spawn(process.execPath, [SERVER_ENTRY], {
+        env: { PATH: process.env['PATH'], PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      const collect = (chunk: Buffer) => (output += chunk.toString());
+      child.stdout.on('data', collect);
+      child.stderr.on('data', collect);
+      const exited = once(child, 'exit');
+      try {
+        // Nothing printed to wait for: ready once it answers (a request that would write an access log line).
+        await eventually(async () => (await fetch(`http://127.0.0.1:${port}/v1/pets`).catch(() => null))?.status === 401, { timeoutMs: 30_000 });
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toEqual([0, null]);
+      outputs.push(output);
+    }
+    expect(outputs[0]).toMatch(
+      /^\nCreated a Free-plan API key \(key_[0-9a-f]{16}\) because the key store was empty\. It is shown only this once:\n\n {2}pst_\S+\n\nTry it:\n\n {2}curl -i -H "Authorization: Bearer pst_\S+" http:\/\/127\.0\.0\.1:\d+\/v1\/pets\n\n$/,
+    );
+    expect(outputs[1]).toBe('');
+  }, 60_000);
+
   it('never prints a password of DATABASE_URL or REDIS_URL, in a configuration error or a start failure', async () => {
     for (const env of [{ DATABASE_URL: 'mysql://admin:hunter2@db/x' }, { REDIS_URL: 'redis://:hunter2@cache:port' }] as Record<string, string>[]) {
       const result = await runNodeProcess(SERVER_ENTRY, [], env);
@@ -260,4 +347,23 @@ describeWithPostgres('the built server on PostgreSQL', (postgres) => {
     expect((await fetch(`${second.url}/pets`, { headers: auth(proKey) })).headers.get('x-ratelimit-limit')).toBe('300');
     await second.stop();
   }, 60_000);
+});
+
+describe('startServer in process', () => {
+  it('links to the port actually bound when the container was built before it started (PORT=0)', async () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', PORT: '0', NODE_ENV: 'production', LOG_LEVEL: 'silent' });
+    const container = createContainer(config);
+    const server = await startServer(config, container);
+    try {
+      const { secret } = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({ plan: 'pro' });
+      const created = await fetch(`${server.url}/pets`, {
+        method: 'POST',
+        headers: { ...auth(secret), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      });
+      expect(created.headers.get('location')).toBe(`${server.url}/pets/1`);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { answerClientError, answerConnect } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { listeningUrl, type Config } from './config.js';
 import { createContainer } from './container.js';
 import { drainOnClose, type Drain } from './drain.js';
+import { listenFailure, type ListenSetting } from './listenFailure.js';
 import { TOKENS } from './tokens.js';
 
 export interface RunningServer {
@@ -18,6 +19,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Addresses that listen on every interface: no client reaches the server by them from elsewhere. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
+
 /** Slow clients are cut off (headers within 10 s, the whole request within 30 s by default); idle keep-alive after 5 s. */
 function timeouts(config: Config) {
   return {
@@ -28,11 +32,12 @@ function timeouts(config: Config) {
   };
 }
 
-async function listen(server: Server, port: number, host: string): Promise<number> {
+async function listen(server: Server, setting: ListenSetting): Promise<number> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
+    const fail = (error: unknown) => reject(listenFailure(error, setting));
+    server.once('error', fail);
+    server.listen(setting.port, setting.host, () => {
+      server.off('error', fail);
       resolve();
     });
   });
@@ -52,18 +57,9 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
 }
 
 /**
- * With `PORT=0` and no PUBLIC_BASE_URL, the default base (`http://localhost:0/v1`) names no real port: use the one
- * the server was given. An explicit PUBLIC_BASE_URL is always kept.
- */
-function withBoundPort(config: Config, port: number): Config {
-  const unboundDefault = config.port === 0 && config.publicBaseUrl === 'http://localhost:0/v1';
-  return unboundDefault ? { ...config, publicBaseUrl: `http://localhost:${port}/v1` } : config;
-}
-
-/**
- * Builds everything from the configuration and starts listening. The port is bound first (so the default
- * PUBLIC_BASE_URL can name it); requests that arrive while the rest starts wait for it. A `container` passed in
- * keeps the base URL it was built with.
+ * Builds everything from the configuration and starts listening. The port is bound first, so that without
+ * PUBLIC_BASE_URL the links name the address that answers (`PORT=0` included); requests that arrive while the rest
+ * starts wait for it. A `container` passed in must not have resolved `TOKENS.HttpApp` yet.
  */
 export async function startServer(config: Config, container?: Container): Promise<RunningServer> {
   // Requests without Host and with an unknown Expect go to the app, which answers them with the Error body; Node's
@@ -78,12 +74,13 @@ export async function startServer(config: Config, container?: Container): Promis
   server.on('clientError', answerClientError);
   const drain = drainOnClose(server);
   server.on('connect', answerConnect);
-  const port = await listen(server, config.port, config.host);
+  const port = await listen(server, { variable: 'PORT', port: config.port, host: config.host });
+  const url = listeningUrl(config.host, port);
 
   let logger: Logger;
   try {
-    const effective = withBoundPort(config, port);
-    container ??= createContainer(effective);
+    container ??= createContainer(config);
+    container.rebind(TOKENS.ListeningUrl).toConstantValue(url);
     logger = await container.getAsync(TOKENS.Logger);
     const koaCallback = (await container.getAsync(TOKENS.HttpApp)).callback();
     // Koa's handler settles every request itself (errors included): nothing to await here.
@@ -94,7 +91,6 @@ export async function startServer(config: Config, container?: Container): Promis
     throw error;
   }
   for (const [req, res] of early.splice(0)) callback(req, res);
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/v1`;
   await ensureDevelopmentKey(container, config, url);
 
   let metricsPort: number | null = null;
@@ -111,14 +107,16 @@ export async function startServer(config: Config, container?: Container): Promis
         () => res.writeHead(500).end(),
       );
     });
-    metricsPort = await listen(metricsServer, config.metricsPort, config.host);
+    metricsPort = await listen(metricsServer, { variable: 'METRICS_PORT', port: config.metricsPort, host: config.host });
     drainMetrics = drainOnClose(metricsServer);
   }
-  logger.info(
-    { url, publicBaseUrl: withBoundPort(config, port).publicBaseUrl, metricsPort, database: config.databaseUrl.split(':')[0] },
-    'listening',
-  );
-  process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
+  logger.info({ url, publicBaseUrl: config.publicBaseUrl ?? url, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
+  if (config.publicBaseUrl === null && WILDCARD_HOSTS.has(config.host)) {
+    logger.warn({ host: config.host }, 'Location and Link name a wildcard address that other machines cannot use: set PUBLIC_BASE_URL');
+  }
+  if (config.logLevel !== 'silent') {
+    process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
+  }
 
   return {
     url,

@@ -40,4 +40,9 @@ export const TOKENS = {
   ...lifecycle,
   PetStore: token<PetStore>('PetStore'),
   HttpApp: token<HttpApp>('HttpApp'),
+  /**
+   * Where the API answers, `http://HOST:PORT/v1`: the links' base when PUBLIC_BASE_URL is unset. `startServer` rebinds
+   * it to the port actually bound (PORT=0) before it resolves `HttpApp`.
+   */
+  ListeningUrl: token<string>('ListeningUrl'),
 } as const;

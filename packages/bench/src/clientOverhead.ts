@@ -29,7 +29,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const work = mkdtempSync(join(tmpdir(), 'petstore-client-bench-'));
 const databaseUrl = `sqlite:${join(work, 'petstore.db')}`;
-const server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'silent' });
+const server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
 try {
   const apiKey = await issueUnlimitedKey(databaseUrl);
   const client = createClient({ baseUrl: server.url, apiKey });
