@@ -6,14 +6,8 @@
 # scripts/check-packed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# http-koa gets its node10 "types" field with its rewrite (issue 24, item 14): until then, attw's ESM-only profile.
-esm_only=(packages/http-koa/)
 for dir in packages/*/; do
   node -e "process.exit(require('./${dir}package.json').private ? 1 : 0)" || continue
   pnpm exec publint --strict "$dir"
-  if [[ " ${esm_only[*]} " == *" $dir "* ]]; then
-    pnpm exec attw --pack "$dir" --profile esm-only --quiet
-  else
-    pnpm exec attw --pack "$dir" --ignore-rules cjs-resolves-to-esm --quiet
-  fi
+  pnpm exec attw --pack "$dir" --ignore-rules cjs-resolves-to-esm --quiet
 done
