@@ -48,9 +48,15 @@ export function admission(admitter: Admitter, clock: Clock, trustedProxyHops = 0
       if (refused.rateLimit) setRateLimitHeaders(ctx, refused.rateLimit, clock.now().getTime());
       throw new HttpError('bad_request', 'Send one Authorization header, not several.');
     }
-    const { key, rateLimit } = await admitter.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress });
-    ctx.state['keyId'] = key.id;
-    setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
-    await next();
+    const admission = await admitter.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress });
+    ctx.state['keyId'] = admission.key.id;
+    setRateLimitHeaders(ctx, admission.rateLimit, clock.now().getTime());
+    try {
+      await next();
+    } catch (error) {
+      // Refused because a dependency is down: the quota is given back before the client sees the 503.
+      if (DomainError.is(error) && error.code === 'service_unavailable') await admission.release();
+      throw error;
+    }
   };
 }
