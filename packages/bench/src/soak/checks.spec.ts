@@ -1,0 +1,100 @@
+import { describe, expect, it } from '@jest/globals';
+import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, type DrillWindow } from './checks.js';
+import type { ServerError } from './recorder.js';
+import type { InstanceSample } from './sampler.js';
+import { planSoak } from './schedule.js';
+
+const redisDrill: DrillWindow = { kind: 'redis', startMs: 30_000, backMs: 38_000, windowEndMs: 46_000 };
+const killDrill: DrillWindow = { kind: 'instance', startMs: 78_000, backMs: 86_000, windowEndMs: 94_000 };
+const error = (atMs: number, status: number, extra: Partial<ServerError> = {}): ServerError => ({
+  atMs,
+  status,
+  retryAfter: '5',
+  code: 'service_unavailable',
+  client: 'page',
+  ...extra,
+});
+
+describe('judgeServerErrors', () => {
+  it('accepts a 503 service_unavailable with Retry-After inside a drill, and a 502 right after the kill', () => {
+    const verdict = judgeServerErrors([error(31_000, 503), error(45_000, 503), error(78_500, 502, { code: null, retryAfter: null })], [redisDrill, killDrill], 32);
+    expect(verdict).toMatchObject({ pass: true, detail: '3 expected, 0 unexpected' });
+  });
+
+  it('refuses a 503 outside every drill, one without Retry-After, a 500, a 502 long after the kill, and no answer', () => {
+    const verdict = judgeServerErrors(
+      [
+        error(20_000, 503),
+        error(31_000, 503, { retryAfter: null }),
+        error(32_000, 500, { code: 'internal_error' }),
+        error(90_000, 502, { code: null }),
+        error(33_000, 0, { code: null, retryAfter: null }),
+      ],
+      [redisDrill, killDrill],
+      32,
+    );
+    expect(verdict.pass).toBe(false);
+    expect(verdict.detail).toMatch(/^0 expected, 5 unexpected/);
+  });
+
+  it('refuses more 502s than there were connections to be in flight', () => {
+    const errors = Array.from({ length: 3 }, () => error(78_100, 502, { code: null }));
+    expect(judgeServerErrors(errors, [killDrill], 2).pass).toBe(false);
+  });
+});
+
+describe('judgeLatency', () => {
+  const plan = planSoak(2); // 2-s slices, warm-up 5 slices, blocks of 5, drills from 30 s
+  const slices = (p99ByBlock: number[]) =>
+    Array.from({ length: 60 }, (_, slice) => {
+      const block = Math.floor((slice - 5) / 5);
+      const high = slice < 5 ? 1 : (p99ByBlock[block] ?? 1);
+      return [...Array.from({ length: 98 }, () => 1), high, high];
+    });
+
+  it('passes when every block without a drill stays within 1.5x of the first', () => {
+    expect(judgeLatency(slices([10, 14, 10]), plan, [redisDrill]).pass).toBe(true);
+  });
+
+  it('fails on a block above 1.5x, and ignores one that overlaps a drill', () => {
+    expect(judgeLatency(slices([10, 16]), plan, []).pass).toBe(false);
+    // Block 2 (slices 15-19: 30-40 s) overlaps the Redis drill.
+    expect(judgeLatency(slices([10, 10, 40]), plan, [redisDrill]).pass).toBe(true);
+  });
+});
+
+describe('judgeMemory', () => {
+  const plan = planSoak(2);
+  const sample = (startedAt: number, rssMb: number, heapMb = 20): InstanceSample => ({
+    startedAt,
+    rssBytes: rssMb * 2 ** 20,
+    heapUsedBytes: heapMb * 2 ** 20,
+    eventLoopP99Ms: 1,
+    requestsTotal: 0,
+  });
+
+  it('compares the median of the last 5 samples with the first 5 after warm-up, life by life', () => {
+    const a = Array.from({ length: 60 }, (_, i) => sample(1, i < 5 ? 50 : 100 + (i > 54 ? 9 : 0)));
+    const b = Array.from({ length: 60 }, (_, i) => (i < 30 ? sample(1, 100) : i < 34 ? null : sample(2, 60 + i)));
+    const verdicts = judgeMemory({ a, b }, plan);
+    expect(verdicts.map((v) => [v.check.split(' flat')[0], v.pass])).toEqual([
+      ['RSS and heap of a', true],
+      ['RSS and heap of b (life 1)', true],
+      ['RSS and heap of b (life 2)', false],
+    ]);
+  });
+
+  it('does not judge a life too short to have 10 samples after its warm-up', () => {
+    const b = Array.from({ length: 60 }, (_, i) => (i < 50 ? null : sample(3, 60 + i)));
+    expect(judgeMemory({ b }, plan)[0]).toMatchObject({ pass: true, detail: 'not judged: 5 samples after its warm-up' });
+  });
+});
+
+describe('judgeQuota', () => {
+  it('passes when exactly the admitted requests were counted, give or take those cut by the kill', () => {
+    expect(judgeQuota(100, 100, 0).pass).toBe(true);
+    expect(judgeQuota(101, 100, 1).pass).toBe(true);
+    expect(judgeQuota(103, 100, 1).pass).toBe(false);
+    expect(judgeQuota(99, 100, 0).pass).toBe(false);
+  });
+});
