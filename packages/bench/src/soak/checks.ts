@@ -59,18 +59,20 @@ const overlaps = (fromMs: number, toMs: number, drills: readonly DrillWindow[]) 
 
 /**
  * p99 of the 2xx answers in blocks of `plan.blockSlices` slices from the end of warm-up (minutes 5-10, 10-15, ... of
- * the 60-minute run), each at most 1.5 times the first block's. Blocks that overlap a drill's window are not judged.
+ * the 60-minute run), each at most 1.5 times the first block's. Blocks that overlap a drill's window are not judged;
+ * a last, shorter block is judged when it holds at least half a block.
  */
 export function judgeLatency(latenciesBySlice: readonly (readonly number[])[], plan: SoakPlan, drills: readonly DrillWindow[]): Verdict {
   const blocks: { from: number; p99: number | null; judged: boolean }[] = [];
-  for (let from = plan.warmupSlices; from + plan.blockSlices <= latenciesBySlice.length; from += plan.blockSlices) {
+  for (let from = plan.warmupSlices; from + plan.blockSlices / 2 <= latenciesBySlice.length; from += plan.blockSlices) {
+    const to = Math.min(from + plan.blockSlices, latenciesBySlice.length);
     const merged = latenciesBySlice
-      .slice(from, from + plan.blockSlices)
+      .slice(from, to)
       .flat()
       .sort((a, b) => a - b);
-    blocks.push({ from, p99: quantile(merged, 0.99), judged: !overlaps(from * plan.sliceMs, (from + plan.blockSlices) * plan.sliceMs, drills) });
+    blocks.push({ from, p99: quantile(merged, 0.99), judged: !overlaps(from * plan.sliceMs, to * plan.sliceMs, drills) });
   }
-  const baseline = blocks[0]?.p99 ?? null;
+  const baseline = blocks[0]?.judged ? blocks[0].p99 : null;
   const judged = blocks.slice(1).filter((block) => block.judged);
   const worst = judged.reduce<{ from: number; p99: number | null } | null>((w, b) => (w === null || (b.p99 ?? 0) > (w.p99 ?? 0) ? b : w), null);
   const limit = baseline === null ? null : baseline * 1.5;
@@ -80,20 +82,20 @@ export function judgeLatency(latenciesBySlice: readonly (readonly number[])[], p
     pass,
     detail:
       baseline === null
-        ? 'no answers after warm-up'
-        : `first block ${baseline.toFixed(1)} ms; ${judged.length} blocks judged, worst ${worst?.p99?.toFixed(1) ?? '-'} ms (slices ${worst?.from ?? '-'}+), limit ${limit!.toFixed(1)} ms`,
+        ? 'no first block to compare with (no 2xx, or a drill in it)'
+        : `first block ${baseline.toFixed(1)} ms; ${judged.length} later blocks judged, worst ${worst?.p99?.toFixed(1) ?? '-'} ms (from slice ${worst?.from ?? '-'}), limit ${limit!.toFixed(1)} ms`,
   };
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 /**
- * RSS and heap of each life of each instance (a restarted instance is a new life, with a warm-up of its own): the
- * median of its last 5 samples at most 10 % above the median of its first 5 after warm-up. Medians, because the
- * heap saws up and down with every garbage collection.
+ * RSS and heap of each life of each instance (a restarted instance is a new life): after a warm-up of
+ * `plan.memorySlices`, the floor (lowest sample) of its last `memorySlices` at most 10 % above the floor of its first
+ * `memorySlices`. Floors, because the heap saws up and down with every garbage collection and RSS follows bursts of
+ * load; a leak raises the floor. A life too short for two such windows after its warm-up is shown, not judged.
  */
 export function judgeMemory(samplesByInstance: Record<string, readonly (InstanceSample | null)[]>, plan: SoakPlan): Verdict[] {
   const verdicts: Verdict[] = [];
+  const window = plan.memorySlices;
   for (const [name, samples] of Object.entries(samplesByInstance)) {
     const lives = new Map<number, { slice: number; sample: InstanceSample }[]>();
     samples.forEach((sample, slice) => {
@@ -102,21 +104,24 @@ export function judgeMemory(samplesByInstance: Record<string, readonly (Instance
     let life = 0;
     for (const series of lives.values()) {
       life++;
-      const firstJudged = Math.max(plan.warmupSlices, series[0]!.slice + plan.warmupSlices);
+      const firstJudged = Math.max(plan.warmupSlices, series[0]!.slice + window);
       const judged = series.filter((entry) => entry.slice >= firstJudged).map((entry) => entry.sample);
       const label = lives.size > 1 ? `${name} (life ${life})` : name;
-      if (judged.length < 10) {
-        verdicts.push({ check: `RSS and heap of ${label} flat after warm-up`, pass: true, detail: `not judged: ${judged.length} samples after its warm-up` });
+      const check = `RSS and heap of ${label} flat after warm-up (floor grows < 10 %)`;
+      if (judged.length < 2 * window) {
+        const seconds = Math.round((window * plan.sliceMs) / 1000);
+        verdicts.push({
+          check,
+          pass: true,
+          detail: `not judged: needs a ${seconds}-s warm-up and two ${seconds}-s windows, had ${judged.length} samples after warm-up`,
+        });
         continue;
       }
-      const growth = (pick: (s: InstanceSample) => number) => median(judged.slice(-5).map(pick)) / median(judged.slice(0, 5).map(pick)) - 1;
+      const growth = (pick: (s: InstanceSample) => number) =>
+        Math.min(...judged.slice(-window).map(pick)) / Math.min(...judged.slice(0, window).map(pick)) - 1;
       const rss = growth((s) => s.rssBytes);
       const heap = growth((s) => s.heapUsedBytes);
-      verdicts.push({
-        check: `RSS and heap of ${label} flat after warm-up (growth < 10 %)`,
-        pass: rss < 0.1 && heap < 0.1,
-        detail: `RSS ${(rss * 100).toFixed(1)} %, heap ${(heap * 100).toFixed(1)} %`,
-      });
+      verdicts.push({ check, pass: rss < 0.1 && heap < 0.1, detail: `RSS ${(rss * 100).toFixed(1)} %, heap ${(heap * 100).toFixed(1)} %` });
     }
   }
   return verdicts;

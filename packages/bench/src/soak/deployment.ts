@@ -86,8 +86,20 @@ export async function issueKeys(databaseUrl: string): Promise<Keys> {
   return {
     load: await issueUnlimitedKey(databaseUrl),
     small: await createKey(databaseUrl, ['--plan', 'free', '--name', 'soak: over its quota']),
-    accounting: await createKey(databaseUrl, ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '100000000', '--name', 'soak: accounting']),
-    usage: [await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 1']), await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2'])],
+    accounting: await createKey(databaseUrl, [
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '100000',
+      '--per-day',
+      '100000000',
+      '--name',
+      'soak: accounting',
+    ]),
+    usage: [
+      await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 1']),
+      await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2']),
+    ],
   };
 }
 

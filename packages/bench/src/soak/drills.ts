@@ -39,8 +39,8 @@ async function reconnectedWithoutRestart(instances: readonly Instance[], started
 /**
  * Runs one drill at its planned time (`at(ms)` is the time since the load started): takes the dependency away for
  * the planned outage, brings it back, and measures how long until the service serves again. The instance drill kills
- * the second instance with SIGKILL and restarts it after the outage, as an orchestrator would; its recovery is the
- * time until the proxy routes requests to it again.
+ * the second instance with SIGKILL and restarts it at once, as an orchestrator would (its outage is its own start-up);
+ * its recovery is the time until the proxy routes requests to it again.
  */
 export async function runDrill(drill: PlannedDrill, deployment: Deployment, elapsed: () => number, graceMs: number): Promise<DrillReport> {
   await sleep(drill.startMs - elapsed());
@@ -71,7 +71,7 @@ export async function runDrill(drill: PlannedDrill, deployment: Deployment, elap
   }
   const windowEndMs = Math.max(backMs + graceMs, elapsed());
   await sleep(windowEndMs - elapsed());
-  const name = { redis: 'Redis stopped', postgres: 'PostgreSQL stopped', instance: 'instance b killed (SIGKILL)' }[drill.kind];
+  const name = { redis: 'Redis stopped', postgres: 'PostgreSQL stopped', instance: 'instance b killed (SIGKILL) and restarted at once' }[drill.kind];
   return {
     kind: drill.kind,
     startMs,

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { eventually, freePort } from '@petstore/test-support';
+import { eventually } from '@petstore/test-support';
 
 /** The haproxy binary: $HAPROXY, then the PATH, then where Debian installs it (/usr/sbin is not on every PATH). */
 export function haproxyBinary(): string | null {
@@ -55,26 +55,32 @@ export function haproxyConfig(port: number, instances: readonly { name: string; 
   ].join('\n');
 }
 
-export async function startRoundRobinProxy(binary: string, dir: string, instances: readonly { name: string; port: number }[]): Promise<RunningProxy> {
-  const port = await freePort();
+/** Starts haproxy on `port` in front of `instances` (already listening) and waits until it routes to them. */
+export async function startRoundRobinProxy(
+  binary: string,
+  dir: string,
+  port: number,
+  instances: readonly { name: string; port: number }[],
+): Promise<RunningProxy> {
   const config = join(dir, 'haproxy.cfg');
   writeFileSync(config, haproxyConfig(port, instances));
   const child = spawn(binary, ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
   await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`haproxy exited with code ${child.exitCode}:\n${stderr}`);
       return (await fetch(`http://127.0.0.1:${port}/livez`).catch(() => null))?.status === 200;
     },
     { timeoutMs: 20_000 },
-  );
-  return {
-    port,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  ).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { port, stop };
 }

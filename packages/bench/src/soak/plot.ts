@@ -14,7 +14,12 @@ export interface PlotPoint {
  * The run as an SVG: one chart per measure, one above the other on a shared time axis (minutes), the drills'
  * windows shaded. Vega-Lite renders it without a browser (vega's headless View).
  */
-export async function plotSvg(title: string, panels: readonly string[], points: readonly PlotPoint[], drills: readonly DrillWindow[]): Promise<string> {
+export async function plotSvg(
+  title: string,
+  panels: readonly string[],
+  points: readonly PlotPoint[],
+  drills: readonly DrillWindow[],
+): Promise<string> {
   const shaded = drills.map((d) => ({ from: d.startMs / 60_000, to: d.windowEndMs / 60_000, drill: d.kind }));
   const spec: TopLevelSpec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',

@@ -43,15 +43,19 @@ export class Recorder {
     if (status >= 200 && status < 300) this.current.latencies.push(latencyMs);
   }
 
-  /** Called by a client for each answer it judges itself: 5xx bodies and headers, 429s of keys with room. */
-  details(client: string, status: number, body: string, header: (name: string) => string | null, limitsNeverReached: boolean): void {
-    if (status < 429 || (status > 429 && status < 500)) return;
-    const code = errorCode(body);
-    if (status === 429) {
-      if (limitsNeverReached) this.unexpectedLimits.push({ atMs: this.now(), client, code });
-      return;
+  /**
+   * Called for each answer with its body and headers: keeps the id of a 201, a 5xx with what makes it expected or
+   * not, and a 429 the caller says should not have happened (a key that never exceeds its limits).
+   */
+  details(client: string, status: number, body: string, header: (name: string) => string | null, limitedUnexpectedly: boolean): void {
+    if (status === 201) {
+      const id = (parse(body) as { id?: unknown } | null)?.id;
+      if (typeof id === 'number') this.createdIds.push(id);
+    } else if (status === 429) {
+      if (limitedUnexpectedly) this.unexpectedLimits.push({ atMs: this.now(), client, code: errorCode(body) });
+    } else if (status >= 500) {
+      this.serverErrors.push({ atMs: this.now(), status, retryAfter: header('retry-after'), code: errorCode(body), client });
     }
-    this.serverErrors.push({ atMs: this.now(), status, retryAfter: header('retry-after'), code, client });
   }
 
   noAnswer(client: string): void {
@@ -67,11 +71,15 @@ export class Recorder {
   }
 }
 
-function errorCode(body: string): string | null {
+function parse(body: string): unknown {
   try {
-    const parsed = JSON.parse(body) as { code?: unknown };
-    return typeof parsed.code === 'string' ? parsed.code : null;
+    return JSON.parse(body);
   } catch {
     return null;
   }
+}
+
+function errorCode(body: string): string | null {
+  const code = (parse(body) as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
 }

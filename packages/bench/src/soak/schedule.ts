@@ -5,7 +5,7 @@ export interface PlannedDrill {
   kind: DrillKind;
   /** Milliseconds from the start of the load. */
   startMs: number;
-  /** How long the dependency (or the instance) stays away. */
+  /** How long the dependency stays away (the killed instance is restarted at once, as an orchestrator would). */
   outageMs: number;
 }
 
@@ -15,8 +15,13 @@ export interface SoakPlan {
   sliceMs: number;
   /** Slices before this are warm-up: not judged. */
   warmupSlices: number;
-  /** Slices per judged block of latency (p99 over fewer requests is noise in a short run). */
+  /** Latency is judged per block of this many slices: at least 30 s, so that a p99 rests on enough answers. */
   blockSlices: number;
+  /**
+   * Memory is judged on windows of this many slices (at least 60 s, longer than a garbage-collection cycle under
+   * load), after a warm-up of as many, in each life of an instance.
+   */
+  memorySlices: number;
   drills: PlannedDrill[];
   /** After a dependency is back, how long its drill's window stays open (503s still allowed, latency not judged). */
   graceMs: number;
@@ -25,20 +30,30 @@ export interface SoakPlan {
 export const SLICES_PER_RUN = 60;
 
 /**
- * The run of `minutes`, scaled from the 60-minute one: 60 slices (minutes there), 5 of warm-up, drills at a quarter,
- * 45 % and 65 % of the run, each 30 s long (a fifteenth of a shorter run: 8 s in the 2-minute CI run), each followed
- * by a grace as long as the outage.
+ * The run of `minutes`, scaled from the 60-minute one: 60 slices (minutes there), 5 of warm-up, then a first block
+ * of latency before any drill; drills at a quarter of the run (or after that first block, if later) and every fifth of
+ * the run after it, each outage 30 s long (a fifteenth of a shorter run: 8 s in the 2-minute CI run) and followed by
+ * a grace as long.
  */
 export function planSoak(minutes: number): SoakPlan {
   const durationMs = Math.round(minutes * 60_000);
+  const sliceMs = durationMs / SLICES_PER_RUN;
+  const warmupSlices = 5;
+  const blockSlices = Math.max(5, Math.ceil(30_000 / sliceMs));
   const outageMs = Math.min(30_000, Math.round(durationMs / 15));
-  const drill = (kind: DrillKind, share: number): PlannedDrill => ({ kind, startMs: Math.round(durationMs * share), outageMs });
+  const first = Math.max(Math.round(durationMs * 0.25), (warmupSlices + blockSlices) * sliceMs);
+  const gap = Math.round(durationMs * 0.2);
   return {
     durationMs,
-    sliceMs: durationMs / SLICES_PER_RUN,
-    warmupSlices: 5,
-    blockSlices: 5,
-    drills: [drill('redis', 0.25), drill('postgres', 0.45), drill('instance', 0.65)],
+    sliceMs,
+    warmupSlices,
+    blockSlices,
+    memorySlices: Math.max(5, Math.ceil(60_000 / sliceMs)),
+    drills: [
+      { kind: 'redis', startMs: first, outageMs },
+      { kind: 'postgres', startMs: first + gap, outageMs },
+      { kind: 'instance', startMs: first + 2 * gap, outageMs: 0 },
+    ],
     graceMs: outageMs,
   };
 }

@@ -5,7 +5,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { postgresBinDir, redisServerBinary, startPostgres, startRedis } from '@petstore/test-support';
+import { freePort, postgresBinDir, redisServerBinary, startPostgres, startRedis } from '@petstore/test-support';
 import { REPO } from '../processes.js';
 import { seedPostgres } from '../seed.js';
 import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, quantile, type Verdict } from './checks.js';
@@ -48,38 +48,42 @@ function missingTools(): string[] {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-const mb = (bytes: number | null | undefined) => (bytes === null || bytes === undefined || Number.isNaN(bytes) ? null : Math.round((bytes / 2 ** 20) * 10) / 10);
+const mb = (bytes: number | null | undefined) =>
+  bytes === null || bytes === undefined || Number.isNaN(bytes) ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
 
+/** Starts everything, or stops what it had started before it throws. */
 async function startDeployment(work: string): Promise<Deployment & { stop(): Promise<void> }> {
-  const postgres = (await startPostgres())!;
-  const redis = (await startRedis())!;
-  await seedPostgres(postgres.url, 10_000);
-  const keys = await issueKeys(postgres.url);
-  const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, NODE_ENV: 'production', TRUST_PROXY_HOPS: '1', LOG_LEVEL: 'info' };
-  const a = await Instance.create('a', env, work);
-  const b = await Instance.create('b', env, work);
-  const proxy = await startRoundRobinProxy(haproxyBinary()!, work, [
-    { name: 'a', port: a.port },
-    { name: 'b', port: b.port },
-  ]).catch(async (error: unknown) => {
-    await Promise.all([redis.stop(), postgres.stop()]);
-    throw error;
-  });
-  // Links in answers name the proxy, as PUBLIC_BASE_URL does behind a real load balancer.
-  Object.assign(env, { PUBLIC_BASE_URL: `http://127.0.0.1:${proxy.port}/v1` });
-  await Promise.all([a.start(), b.start()]);
-  return {
-    postgres,
-    redis,
-    instances: [a, b],
-    proxyPort: proxy.port,
-    keys,
-    stop: async () => {
-      await proxy.stop();
-      await Promise.all([a.stop(), b.stop()]);
-      await Promise.all([redis.stop(), postgres.stop()]);
-    },
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
   };
+  try {
+    const postgres = (await startPostgres())!;
+    stops.push(() => postgres.stop());
+    const redis = (await startRedis())!;
+    stops.push(() => redis.stop());
+    await seedPostgres(postgres.url, 10_000);
+    const keys = await issueKeys(postgres.url);
+    const proxyPort = await freePort();
+    // Links in answers name the proxy, as PUBLIC_BASE_URL does behind a real load balancer.
+    const env = {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      NODE_ENV: 'production',
+      TRUST_PROXY_HOPS: '1',
+      LOG_LEVEL: 'info',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`,
+    };
+    const instances: [Instance, Instance] = [await Instance.create('a', env, work), await Instance.create('b', env, work)];
+    stops.push(async () => void (await Promise.all(instances.map((instance) => instance.stop()))));
+    await Promise.all(instances.map((instance) => instance.start()));
+    const proxy = await startRoundRobinProxy(haproxyBinary()!, work, proxyPort, instances);
+    stops.push(() => proxy.stop());
+    return { postgres, redis, instances, proxyPort, keys, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** The load as fast as it goes for a few seconds: the capacity the soak then runs at 80 % of. */
@@ -130,7 +134,21 @@ function plotPoints(slices: readonly Slice[], plan: SoakPlan): PlotPoint[] {
   return points;
 }
 
-const PANELS = ['requests/s', 'latency of 2xx (ms)', 'RSS (MB)', 'heap used (MB)', 'event-loop delay p99 (ms)', 'PostgreSQL connections', 'Redis memory (MB)'];
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+const PANELS = [
+  'requests/s',
+  'latency of 2xx (ms)',
+  'RSS (MB)',
+  'heap used (MB)',
+  'event-loop delay p99 (ms)',
+  'PostgreSQL connections',
+  'Redis memory (MB)',
+];
 
 /** Runs the soak; resolves with the exit code (0: every check passed). */
 export async function soak(args: string[]): Promise<number> {
@@ -265,21 +283,22 @@ export async function soak(args: string[]): Promise<number> {
     const quota = judgeQuota(accountingUsage.dayUsed, admitted, cut);
     quota.detail += `; answers ${JSON.stringify(accountingStatuses)}`;
     verdicts.push(quota);
-    const keys = { load: deployment.keys.load, accounting: deployment.keys.accounting, 'usage 1': deployment.keys.usage[0], 'usage 2': deployment.keys.usage[1] };
+    const keys = {
+      load: deployment.keys.load,
+      accounting: deployment.keys.accounting,
+      'usage 1': deployment.keys.usage[0],
+      'usage 2': deployment.keys.usage[1],
+    };
     const banned: string[] = [];
     for (const [name, key] of Object.entries(keys)) if ((await usageOf(base, key)).bannedUntil !== null) banned.push(name);
     verdicts.push({
       check: 'no key banned or rate limited by an outage',
       pass: banned.length === 0 && recorder.unexpectedLimits.length === 0,
-      detail: `banned: ${banned.join(', ') || 'none'}; 429s to keys within their limits: ${recorder.unexpectedLimits.length}; usage queries ${JSON.stringify(usageStatuses)}`,
+      detail: `banned: ${banned.join(', ') || 'none'}; 429s to keys within their limits: ${JSON.stringify(countBy(recorder.unexpectedLimits.map((l) => `${l.client} ${l.code}`)))}; usage queries ${JSON.stringify(usageStatuses)}`,
     });
 
     const problems = deployment.instances.flatMap((instance) => instance.loggedProblems());
-    const logged: Record<string, number> = {};
-    for (const line of problems) {
-      const msg = (JSON.parse(line) as { msg?: string }).msg ?? line;
-      logged[msg] = (logged[msg] ?? 0) + 1;
-    }
+    const logged = countBy(problems.map((line) => (JSON.parse(line) as { msg?: string }).msg ?? line));
 
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
     const passed = verdicts.every((v) => v.pass);
@@ -294,7 +313,11 @@ export async function soak(args: string[]): Promise<number> {
     const stem = join(results, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}-${minutes}min`);
     writeFileSync(
       `${stem}.json`,
-      JSON.stringify({ date: new Date().toISOString(), minutes, machine, capacityRps: Math.round(capacity.rps), rate, plan, drills, verdicts, logged, slices }, null, 2),
+      JSON.stringify(
+        { date: new Date().toISOString(), minutes, machine, capacityRps: Math.round(capacity.rps), rate, plan, drills, verdicts, logged, slices },
+        null,
+        2,
+      ),
     );
     const title = `Soak: ${minutes} min at ${rate} req/s through haproxy to 2 instances (PostgreSQL + Redis), ${new Date().toISOString().slice(0, 10)}`;
     writeFileSync(`${stem}.svg`, await plotSvg(title, PANELS, plotPoints(slices, plan), drills));
