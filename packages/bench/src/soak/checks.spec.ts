@@ -60,10 +60,16 @@ describe('judgeLatency', () => {
     expect(judgeLatency(slices([10, 14, 10]), plan, [redisDrill]).pass).toBe(true);
   });
 
-  it('fails on a block above 1.5x, and ignores one that overlaps a drill', () => {
+  it('fails on a block above 1.5x, and leaves out the slices of a drill', () => {
     expect(judgeLatency(slices([10, 16]), plan, []).pass).toBe(false);
-    // Block 2 (slices 15-19: 30-40 s) overlaps the Redis drill.
+    // Block 2 (slices 15-19: 30-40 s) is in the Redis drill's window (30-46 s).
     expect(judgeLatency(slices([10, 10, 40]), plan, [redisDrill]).pass).toBe(true);
+  });
+
+  it('starts the next block after a drill, and judges the quiet end of the run', () => {
+    // The drill's window covers slices 15-22; the next block starts at slice 23 (46 s), its p99 40.
+    const latencies = slices([10, 10]).map((slice, i) => (i >= 23 && i < 28 ? [...Array.from({ length: 95 }, () => 1), 40, 40, 40, 40, 40] : slice));
+    expect(judgeLatency(latencies, plan, [redisDrill])).toMatchObject({ pass: false, detail: expect.stringContaining('(from slice 23)') });
   });
 
   it('judges a last, shorter block when it holds at least half a block', () => {

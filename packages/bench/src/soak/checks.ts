@@ -58,22 +58,35 @@ export function quantile(sorted: readonly number[], q: number): number | null {
 const overlaps = (fromMs: number, toMs: number, drills: readonly DrillWindow[]) => drills.some((d) => d.startMs < toMs && d.windowEndMs > fromMs);
 
 /**
- * p99 of the 2xx answers in blocks of `plan.blockSlices` slices from the end of warm-up (minutes 5-10, 10-15, ... of
- * the 60-minute run), each at most 1.5 times the first block's. Blocks that overlap a drill's window are not judged;
- * a last, shorter block is judged when it holds at least half a block.
+ * p99 of the 2xx answers in blocks of `plan.blockSlices` slices after warm-up (minutes 5-10, 10-15, ... of the
+ * 60-minute run), each at most 1.5 times the first block's. A drill's window ends a block and the next one starts
+ * after it; a block shorter than half a block (between two drills, at the end) is not judged.
  */
 export function judgeLatency(latenciesBySlice: readonly (readonly number[])[], plan: SoakPlan, drills: readonly DrillWindow[]): Verdict {
-  const blocks: { from: number; p99: number | null; judged: boolean }[] = [];
-  for (let from = plan.warmupSlices; from + plan.blockSlices / 2 <= latenciesBySlice.length; from += plan.blockSlices) {
-    const to = Math.min(from + plan.blockSlices, latenciesBySlice.length);
-    const merged = latenciesBySlice
-      .slice(from, to)
-      .flat()
-      .sort((a, b) => a - b);
-    blocks.push({ from, p99: quantile(merged, 0.99), judged: !overlaps(from * plan.sliceMs, to * plan.sliceMs, drills) });
+  const blocks: { from: number; p99: number | null }[] = [];
+  let from = plan.warmupSlices;
+  const close = (to: number) => {
+    if (to - from >= plan.blockSlices / 2) {
+      const merged = latenciesBySlice
+        .slice(from, to)
+        .flat()
+        .sort((a, b) => a - b);
+      blocks.push({ from, p99: quantile(merged, 0.99) });
+    }
+  };
+  for (let slice = plan.warmupSlices; slice < latenciesBySlice.length; slice++) {
+    if (overlaps(slice * plan.sliceMs, (slice + 1) * plan.sliceMs, drills)) {
+      close(slice);
+      from = slice + 1;
+    } else if (slice + 1 - from === plan.blockSlices) {
+      close(slice + 1);
+      from = slice + 1;
+    }
   }
-  const baseline = blocks[0]?.judged ? blocks[0].p99 : null;
-  const judged = blocks.slice(1).filter((block) => block.judged);
+  close(latenciesBySlice.length);
+  const first = blocks[0];
+  const baseline = first && first.from === plan.warmupSlices ? first.p99 : null;
+  const judged = blocks.slice(1);
   const worst = judged.reduce<{ from: number; p99: number | null } | null>((w, b) => (w === null || (b.p99 ?? 0) > (w.p99 ?? 0) ? b : w), null);
   const limit = baseline === null ? null : baseline * 1.5;
   const pass = baseline !== null && judged.every((block) => block.p99 !== null && block.p99 <= limit!);
