@@ -19,13 +19,14 @@ export interface DrillWindow {
   windowEndMs: number;
 }
 
-/** The 502s of requests in flight on the instance that was killed arrive within this of the kill. */
+/** The answers to requests in flight on the instance that was killed arrive within this of the kill. */
 const IN_FLIGHT_MS = 5_000;
 
 /**
  * Which server errors are the documented behaviour of a drill: during its window, a 503 `service_unavailable` with
- * Retry-After from the service; at the kill of an instance, a 502 from the proxy for each request that was in flight
- * on it (whether it took effect is unknown), at most one per connection. Anything else is a failure.
+ * Retry-After from the service; at the kill of an instance, for each request that was in flight on it (whether it
+ * took effect is unknown), a 502 from the proxy or a connection the proxy closed, at most one per connection.
+ * Anything else is a failure.
  */
 export function judgeServerErrors(errors: readonly ServerError[], drills: readonly DrillWindow[], connections: number): Verdict {
   const expected = (error: ServerError) =>
@@ -34,19 +35,19 @@ export function judgeServerErrors(errors: readonly ServerError[], drills: readon
         error.atMs >= drill.startMs &&
         error.atMs <= drill.windowEndMs &&
         ((error.status === 503 && error.retryAfter !== null && error.code === 'service_unavailable') ||
-          (error.status === 502 && drill.kind === 'instance' && error.atMs <= drill.startMs + IN_FLIGHT_MS)),
+          ((error.status === 502 || error.status === 0) && drill.kind === 'instance' && error.atMs <= drill.startMs + IN_FLIGHT_MS)),
     );
   const unexpected = errors.filter((error) => !expected(error));
-  const badGateways = errors.filter((error) => error.status === 502).length;
+  const badGateways = errors.filter((error) => error.status === 502 || error.status === 0).length;
   const pass = unexpected.length === 0 && badGateways <= connections;
   const shown = unexpected
     .slice(0, 5)
     .map((e) => `${e.status || 'no answer'} ${e.code ?? ''} at ${(e.atMs / 1000).toFixed(1)} s (${e.client})`)
     .join('; ');
   return {
-    check: 'no 5xx outside the drills (a 503 with Retry-After inside one, a 502 for a request in flight at the kill)',
+    check: 'no 5xx outside the drills (a 503 with Retry-After inside one; a 502 or a cut connection for a request in flight at the kill)',
     pass,
-    detail: `${errors.length - unexpected.length} expected, ${unexpected.length} unexpected${shown ? `: ${shown}` : ''}${badGateways > connections ? `; ${badGateways} 502s for ${connections} connections` : ''}`,
+    detail: `${errors.length - unexpected.length} expected, ${unexpected.length} unexpected${shown ? `: ${shown}` : ''}${badGateways > connections ? `; ${badGateways} 502s or cut connections for ${connections} connections` : ''}`,
   };
 }
 
