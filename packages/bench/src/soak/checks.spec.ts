@@ -16,13 +16,14 @@ const error = (atMs: number, status: number, extra: Partial<ServerError> = {}): 
 });
 
 describe('judgeServerErrors', () => {
-  it('accepts a 503 service_unavailable with Retry-After inside a drill, and a 502 right after the kill', () => {
+  it('accepts a 503 service_unavailable with Retry-After inside a drill, and a 502 or a cut connection right after the kill', () => {
+    const cut = { code: null, retryAfter: null };
     const verdict = judgeServerErrors(
-      [error(31_000, 503), error(45_000, 503), error(78_500, 502, { code: null, retryAfter: null })],
+      [error(31_000, 503), error(45_000, 503), error(78_500, 502, cut), error(78_600, 0, cut)],
       [redisDrill, killDrill],
       32,
     );
-    expect(verdict).toMatchObject({ pass: true, detail: '3 expected, 0 unexpected' });
+    expect(verdict).toMatchObject({ pass: true, detail: '4 expected, 0 unexpected' });
   });
 
   it('refuses a 503 outside every drill, one without Retry-After, a 500, a 502 long after the kill, and no answer', () => {
