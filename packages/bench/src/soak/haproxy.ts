@@ -31,7 +31,7 @@ export interface RunningProxy {
  * is unknown. It routes on /livez, not /readyz: a shared dependency that is down is down for every instance, and
  * each instance answers that itself (503 with Retry-After), which the proxy's own 503 would not.
  */
-export function haproxyConfig(port: number, instances: readonly { name: string; port: number }[]): string {
+function haproxyConfig(port: number, instances: readonly { name: string; port: number }[]): string {
   return [
     'global',
     '  maxconn 4096',

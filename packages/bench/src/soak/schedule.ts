@@ -27,7 +27,7 @@ export interface SoakPlan {
   graceMs: number;
 }
 
-export const SLICES_PER_RUN = 60;
+const SLICES_PER_RUN = 60;
 
 /**
  * The run of `minutes`, scaled from the 60-minute one: 60 slices (minutes there), 5 of warm-up, then a first block

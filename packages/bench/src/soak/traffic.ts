@@ -30,7 +30,7 @@ export async function walkCursors(base: string, key: string): Promise<Map<Status
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
 /** A random page: any listing, any real position in it (or the first page), any limit from 1 to 100. */
-export function randomPagePath(cursors: Map<StatusFilter, string[]>): string {
+function randomPagePath(cursors: Map<StatusFilter, string[]>): string {
   const status = pick(STATUS_FILTERS);
   const positions = cursors.get(status) ?? [];
   const cursor = Math.random() < 1 / (positions.length + 1) ? undefined : pick(positions);
