@@ -111,6 +111,125 @@ async function missingCreates(databaseUrl: string, ids: readonly number[]): Prom
   }
 }
 
+interface FinishedRun {
+  plan: SoakPlan;
+  base: string;
+  deployment: Deployment;
+  capacity: { serverErrors: number };
+  recorder: Recorder;
+  drills: readonly DrillReport[];
+  slices: readonly Slice[];
+  latencies: readonly (readonly number[])[];
+  accountingStatuses: Record<string, number>;
+  usageStatuses: Record<string, number>;
+}
+
+/** Every check of the run, from what was recorded and from the database and the keys' usage at the end. */
+async function judgeRun({
+  plan,
+  base,
+  deployment,
+  capacity,
+  recorder,
+  drills,
+  slices,
+  latencies,
+  accountingStatuses,
+  usageStatuses,
+}: FinishedRun): Promise<Verdict[]> {
+  const verdicts: Verdict[] = [];
+  verdicts.push({
+    check: 'capacity run (saturating) without 5xx',
+    pass: capacity.serverErrors === 0,
+    detail: `${capacity.serverErrors} 5xx or no answer`,
+  });
+  verdicts.push(judgeServerErrors(recorder.serverErrors, drills, CONNECTIONS + 2));
+  verdicts.push(judgeLatency(latencies, plan, drills));
+  verdicts.push(
+    ...judgeMemory(
+      {
+        a: slices.map((s) => s.instances['a'] ?? null),
+        b: slices.map((s) => s.instances['b'] ?? null),
+      },
+      plan,
+    ),
+  );
+  for (const drill of drills) {
+    verdicts.push({
+      check: `${drill.kind} drill: served again within its grace (${plan.graceMs / 1000} s), connections re-established without a restart`,
+      pass: drill.recoveryMs !== null && drill.recoveryMs <= plan.graceMs && drill.reconnected,
+      detail: `${drill.detail}${drill.reconnected ? '' : '; an instance did not serve again without a restart'}`,
+    });
+  }
+  const missingIds = await missingCreates(deployment.postgres.url, recorder.createdIds);
+  verdicts.push({
+    check: 'every acknowledged create (201) is in the database',
+    pass: missingIds === 0,
+    detail: `${recorder.createdIds.length} acknowledged, ${missingIds} missing`,
+  });
+  const accountingUsage = await usageOf(base, deployment.keys.accounting);
+  const admitted = accountingStatuses['200'] ?? 0;
+  const cut = (accountingStatuses['502'] ?? 0) + (accountingStatuses['no answer'] ?? 0);
+  const quota = judgeQuota(accountingUsage.dayUsed, admitted, cut);
+  quota.detail += `; answers ${JSON.stringify(accountingStatuses)}`;
+  verdicts.push(quota);
+  const keys = {
+    load: deployment.keys.load,
+    accounting: deployment.keys.accounting,
+    'usage 1': deployment.keys.usage[0],
+    'usage 2': deployment.keys.usage[1],
+  };
+  const banned: string[] = [];
+  for (const [name, key] of Object.entries(keys)) if ((await usageOf(base, key)).bannedUntil !== null) banned.push(name);
+  verdicts.push({
+    check: 'no key banned or rate limited by an outage',
+    pass: banned.length === 0 && recorder.unexpectedLimits.length === 0,
+    detail: `banned: ${banned.join(', ') || 'none'}; 429s to keys within their limits: ${JSON.stringify(countBy(recorder.unexpectedLimits.map((l) => `${l.client} ${l.code}`)))}; usage queries ${JSON.stringify(usageStatuses)}`,
+  });
+  return verdicts;
+}
+
+/** Ends a slice every `plan.sliceMs` (60 in all), samples the instances and dependencies, and prints a line. */
+async function sampleEverySlice(
+  plan: SoakPlan,
+  recorder: Recorder,
+  deployment: Deployment,
+  aborted: () => boolean,
+  onSlice: (slice: Slice, sortedLatencies: number[]) => void,
+): Promise<void> {
+  const [a, b] = deployment.instances;
+  for (let index = 0; index < 60 && !aborted(); index++) {
+    await sleep((index + 1) * plan.sliceMs - recorder.now());
+    const counts = recorder.cut();
+    const sorted = counts.latencies.sort((x, y) => x - y);
+    const [sa, sb, connections, memory] = await Promise.all([
+      sampleInstance(a.metricsPort),
+      sampleInstance(b.metricsPort),
+      postgresConnections(deployment.postgres.url),
+      redisMemory(deployment.redis.url),
+    ]);
+    const slice: Slice = {
+      index,
+      atSeconds: Math.round(recorder.now() / 100) / 10,
+      rps: Math.round(counts.answered / (plan.sliceMs / 1000)),
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      statuses: counts.statuses,
+      noAnswer: counts.errors,
+      instances: { a: sa, b: sb },
+      postgresConnections: connections,
+      redisMemoryBytes: memory,
+    };
+    onSlice(slice, sorted);
+    const errors = Object.entries(slice.statuses).filter(([s]) => Number(s) >= 500);
+    process.stderr.write(
+      `  ${String(slice.atSeconds).padStart(6)} s  ${String(slice.rps).padStart(5)} req/s  p50 ${slice.p50Ms?.toFixed(1) ?? '-'} p99 ${slice.p99Ms?.toFixed(1) ?? '-'} ms  ` +
+        `RSS a ${mb(sa?.rssBytes) ?? '-'} b ${mb(sb?.rssBytes) ?? '-'} MB  pg ${connections ?? '-'}  redis ${mb(memory) ?? '-'} MB` +
+        `${errors.length || slice.noAnswer ? `  5xx ${JSON.stringify(Object.fromEntries(errors))} no answer ${slice.noAnswer}` : ''}\n`,
+    );
+  }
+}
+
 function plotPoints(slices: readonly Slice[], plan: SoakPlan): PlotPoint[] {
   const points: PlotPoint[] = [];
   const add = (panel: string, series: string, slice: Slice, value: number | null) =>
@@ -176,43 +295,20 @@ export async function soak(args: string[]): Promise<number> {
     load.on('response', (_client: unknown, status: number, _bytes: number, latencyMs: number) => recorder.answer(status, latencyMs));
     load.on('reqError', () => recorder.noAnswer('load'));
     let loadDone = false;
+    let aborted = false;
 
     const slices: Slice[] = [];
     const latencies: number[][] = [];
-    const [a, b] = deployment.instances;
-    const sampling = (async () => {
-      for (let index = 0; index < 60; index++) {
-        await sleep((index + 1) * plan.sliceMs - recorder.now());
-        const counts = recorder.cut();
-        const sorted = counts.latencies.sort((x, y) => x - y);
-        latencies.push(sorted);
-        const [sa, sb, connections, memory] = await Promise.all([
-          sampleInstance(a.metricsPort),
-          sampleInstance(b.metricsPort),
-          postgresConnections(deployment.postgres.url),
-          redisMemory(deployment.redis.url),
-        ]);
-        const slice: Slice = {
-          index,
-          atSeconds: Math.round(recorder.now() / 100) / 10,
-          rps: Math.round(counts.answered / (plan.sliceMs / 1000)),
-          p50Ms: quantile(sorted, 0.5),
-          p99Ms: quantile(sorted, 0.99),
-          statuses: counts.statuses,
-          noAnswer: counts.errors,
-          instances: { a: sa, b: sb },
-          postgresConnections: connections,
-          redisMemoryBytes: memory,
-        };
+    const sampling = sampleEverySlice(
+      plan,
+      recorder,
+      deployment,
+      () => aborted,
+      (slice, sorted) => {
         slices.push(slice);
-        const errors = Object.entries(slice.statuses).filter(([s]) => Number(s) >= 500);
-        process.stderr.write(
-          `  ${String(slice.atSeconds).padStart(6)} s  ${String(slice.rps).padStart(5)} req/s  p50 ${slice.p50Ms?.toFixed(1) ?? '-'} p99 ${slice.p99Ms?.toFixed(1) ?? '-'} ms  ` +
-            `RSS a ${mb(sa?.rssBytes) ?? '-'} b ${mb(sb?.rssBytes) ?? '-'} MB  pg ${connections ?? '-'}  redis ${mb(memory) ?? '-'} MB` +
-            `${errors.length || slice.noAnswer ? `  5xx ${JSON.stringify(Object.fromEntries(errors))} no answer ${slice.noAnswer}` : ''}\n`,
-        );
-      }
-    })();
+        latencies.push(sorted);
+      },
+    );
 
     const usageClient = sequentialClient(
       recorder,
@@ -223,7 +319,7 @@ export async function soak(args: string[]): Promise<number> {
     );
     let accounting: Promise<Record<string, number>> = Promise.resolve({});
     const drills: DrillReport[] = [];
-    const drilling = (async () => {
+    const drilling: Promise<void> = (async () => {
       for (const drill of plan.drills) {
         const report = await runDrill(drill, deployment, () => recorder.now(), plan.graceMs);
         drills.push(report);
@@ -239,7 +335,13 @@ export async function soak(args: string[]): Promise<number> {
           );
         }
       }
-    })();
+    })().catch((error: unknown) => {
+      // A drill that could not be run ends the run, which then stops what it started.
+      aborted = true;
+      load.stop();
+      throw error;
+    });
+    drilling.catch(() => undefined); // awaited after the load; until then, not an unhandled rejection
 
     const result = await load;
     loadDone = true;
@@ -247,55 +349,7 @@ export async function soak(args: string[]): Promise<number> {
     const [usageStatuses, accountingStatuses] = await Promise.all([usageClient, accounting]);
 
     // Judged after the load: nothing the checks read is still moving.
-    const verdicts: Verdict[] = [];
-    verdicts.push({
-      check: 'capacity run (saturating) without 5xx',
-      pass: capacity.serverErrors === 0,
-      detail: `${capacity.serverErrors} 5xx or no answer`,
-    });
-    verdicts.push(judgeServerErrors(recorder.serverErrors, drills, CONNECTIONS + 2));
-    verdicts.push(judgeLatency(latencies, plan, drills));
-    verdicts.push(
-      ...judgeMemory(
-        {
-          a: slices.map((s) => s.instances['a'] ?? null),
-          b: slices.map((s) => s.instances['b'] ?? null),
-        },
-        plan,
-      ),
-    );
-    for (const drill of drills) {
-      verdicts.push({
-        check: `${drill.kind} drill: served again within its grace (${plan.graceMs / 1000} s), connections re-established without a restart`,
-        pass: drill.recoveryMs !== null && drill.recoveryMs <= plan.graceMs && drill.reconnected,
-        detail: `${drill.detail}${drill.reconnected ? '' : '; an instance did not serve again without a restart'}`,
-      });
-    }
-    const missingIds = await missingCreates(deployment.postgres.url, recorder.createdIds);
-    verdicts.push({
-      check: 'every acknowledged create (201) is in the database',
-      pass: missingIds === 0,
-      detail: `${recorder.createdIds.length} acknowledged, ${missingIds} missing`,
-    });
-    const accountingUsage = await usageOf(base, deployment.keys.accounting);
-    const admitted = accountingStatuses['200'] ?? 0;
-    const cut = (accountingStatuses['502'] ?? 0) + (accountingStatuses['no answer'] ?? 0);
-    const quota = judgeQuota(accountingUsage.dayUsed, admitted, cut);
-    quota.detail += `; answers ${JSON.stringify(accountingStatuses)}`;
-    verdicts.push(quota);
-    const keys = {
-      load: deployment.keys.load,
-      accounting: deployment.keys.accounting,
-      'usage 1': deployment.keys.usage[0],
-      'usage 2': deployment.keys.usage[1],
-    };
-    const banned: string[] = [];
-    for (const [name, key] of Object.entries(keys)) if ((await usageOf(base, key)).bannedUntil !== null) banned.push(name);
-    verdicts.push({
-      check: 'no key banned or rate limited by an outage',
-      pass: banned.length === 0 && recorder.unexpectedLimits.length === 0,
-      detail: `banned: ${banned.join(', ') || 'none'}; 429s to keys within their limits: ${JSON.stringify(countBy(recorder.unexpectedLimits.map((l) => `${l.client} ${l.code}`)))}; usage queries ${JSON.stringify(usageStatuses)}`,
-    });
+    const verdicts = await judgeRun({ plan, base, deployment, capacity, recorder, drills, slices, latencies, accountingStatuses, usageStatuses });
 
     const problems = deployment.instances.flatMap((instance) => instance.loggedProblems());
     const logged = countBy(problems.map((line) => (JSON.parse(line) as { msg?: string }).msg ?? line));
