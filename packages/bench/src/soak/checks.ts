@@ -23,8 +23,8 @@ export interface DrillWindow {
 const IN_FLIGHT_MS = 5_000;
 
 /**
- * Which server errors are the documented behaviour of a drill: during its window, a 503 `service_unavailable` with
- * Retry-After from the service; at the kill of an instance, for each request that was in flight on it (whether it
+ * Which server errors are the documented behaviour of a drill: during the window of a dependency's outage, a 503
+ * `service_unavailable` with Retry-After from the service; at the kill of an instance, for each request that was in flight on it (whether it
  * took effect is unknown), a 502 from the proxy or a connection the proxy closed, at most one per connection.
  * Anything else is a failure.
  */
@@ -34,7 +34,7 @@ export function judgeServerErrors(errors: readonly ServerError[], drills: readon
       (drill) =>
         error.atMs >= drill.startMs &&
         error.atMs <= drill.windowEndMs &&
-        ((error.status === 503 && error.retryAfter !== null && error.code === 'service_unavailable') ||
+        ((error.status === 503 && error.retryAfter !== null && error.code === 'service_unavailable' && drill.kind !== 'instance') ||
           ((error.status === 502 || error.status === 0) && drill.kind === 'instance' && error.atMs <= drill.startMs + IN_FLIGHT_MS)),
     );
   const unexpected = errors.filter((error) => !expected(error));

@@ -1,7 +1,7 @@
 import type { DrillWindow } from './checks.js';
 import type { Deployment, Instance } from './deployment.js';
 import { sampleInstance } from './sampler.js';
-import type { PlannedDrill } from './schedule.js';
+import type { PlannedDrill, SoakPlan } from './schedule.js';
 
 export interface DrillReport extends DrillWindow {
   /** From the dependency's return (the restart) to the first request served again, in ms; null if never. */
@@ -40,9 +40,11 @@ async function reconnectedWithoutRestart(instances: readonly Instance[], started
  * Runs one drill at its planned time (`at(ms)` is the time since the load started): takes the dependency away for
  * the planned outage, brings it back, and measures how long until the service serves again. The instance drill kills
  * the second instance with SIGKILL and restarts it at once, as an orchestrator would (its outage is its own start-up);
- * its recovery is the time until the proxy routes requests to it again.
+ * its recovery is the time until the proxy routes requests to it again. Returns once the dependency has been back for
+ * the grace; the window it reports may run on (a restarted instance's warm-up).
  */
-export async function runDrill(drill: PlannedDrill, deployment: Deployment, elapsed: () => number, graceMs: number): Promise<DrillReport> {
+export async function runDrill(drill: PlannedDrill, deployment: Deployment, elapsed: () => number, plan: SoakPlan): Promise<DrillReport> {
+  const { graceMs } = plan;
   await sleep(drill.startMs - elapsed());
   const [a, b] = deployment.instances;
   const startedBefore = await Promise.all([processStart(a), processStart(b)]);
@@ -69,8 +71,9 @@ export async function runDrill(drill: PlannedDrill, deployment: Deployment, elap
     recoveryMs = await timeUntil(proxied, graceMs + 30_000);
     reconnected = await reconnectedWithoutRestart([a, b], startedBefore);
   }
-  const windowEndMs = Math.max(backMs + graceMs, elapsed());
-  await sleep(windowEndMs - elapsed());
+  await sleep(backMs + graceMs - elapsed());
+  // A restarted instance starts cold, like the two at the start of the run: its warm-up (a block) is in the window.
+  const windowEndMs = Math.max(backMs + (drill.kind === 'instance' ? Math.max(graceMs, plan.blockSlices * plan.sliceMs) : graceMs), elapsed());
   const name = { redis: 'Redis stopped', postgres: 'PostgreSQL stopped', instance: 'instance b killed (SIGKILL) and restarted at once' }[drill.kind];
   return {
     kind: drill.kind,

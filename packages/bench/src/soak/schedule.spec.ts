@@ -18,13 +18,13 @@ describe('planSoak', () => {
     });
   });
 
-  it('scales the 2-minute CI run down: 2-s slices, 30-s blocks, 8-s outages after the first block', () => {
+  it('scales the 2-minute CI run down: 2-s slices, 20-s blocks, 8-s outages after the first block, room for half a block after Redis', () => {
     expect(planSoak(2)).toMatchObject({
       sliceMs: 2_000,
-      blockSlices: 15,
+      blockSlices: 10,
       memorySlices: 30,
       drills: [
-        { kind: 'redis', startMs: 40_000, outageMs: 8_000 },
+        { kind: 'redis', startMs: 30_000, outageMs: 8_000 },
         { kind: 'postgres', startMs: 64_000, outageMs: 8_000 },
         { kind: 'instance', startMs: 88_000 },
       ],

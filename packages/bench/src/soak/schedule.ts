@@ -15,7 +15,7 @@ export interface SoakPlan {
   sliceMs: number;
   /** Slices before this are warm-up: not judged. */
   warmupSlices: number;
-  /** Latency is judged per block of this many slices: at least 30 s, so that a p99 rests on enough answers. */
+  /** Latency is judged per block of this many slices: at least 20 s, so that a p99 rests on thousands of answers. */
   blockSlices: number;
   /**
    * Memory is judged on windows of this many slices (at least 60 s, longer than a garbage-collection cycle under
@@ -32,17 +32,19 @@ const SLICES_PER_RUN = 60;
 /**
  * The run of `minutes`, scaled from the 60-minute one: 60 slices (minutes there), 5 of warm-up, then a first block
  * of latency before any drill; drills at a quarter of the run (or after that first block, if later) and every fifth of
- * the run after it, each outage 30 s long (a fifteenth of a shorter run: 8 s in the 2-minute CI run) and followed by
- * a grace as long.
+ * the run after it (Redis and PostgreSQL further apart in a short run), each outage 30 s long (a fifteenth of a shorter run: 8 s in the
+ * 2-minute CI run) and followed by a grace as long.
  */
 export function planSoak(minutes: number): SoakPlan {
   const durationMs = Math.round(minutes * 60_000);
   const sliceMs = durationMs / SLICES_PER_RUN;
   const warmupSlices = 5;
-  const blockSlices = Math.max(5, Math.ceil(30_000 / sliceMs));
+  const blockSlices = Math.max(5, Math.ceil(20_000 / sliceMs));
   const outageMs = Math.min(30_000, Math.round(durationMs / 15));
   const first = Math.max(Math.round(durationMs * 0.25), (warmupSlices + blockSlices) * sliceMs);
   const gap = Math.round(durationMs * 0.2);
+  // In a short run, PostgreSQL's outage waits until half a block of latency has followed Redis' window.
+  const second = first + Math.max(gap, 2 * outageMs + (Math.ceil(blockSlices / 2) + 4) * sliceMs);
   return {
     durationMs,
     sliceMs,
@@ -51,8 +53,8 @@ export function planSoak(minutes: number): SoakPlan {
     memorySlices: Math.max(5, Math.ceil(60_000 / sliceMs)),
     drills: [
       { kind: 'redis', startMs: first, outageMs },
-      { kind: 'postgres', startMs: first + gap, outageMs },
-      { kind: 'instance', startMs: first + 2 * gap, outageMs: 0 },
+      { kind: 'postgres', startMs: second, outageMs },
+      { kind: 'instance', startMs: second + gap, outageMs: 0 },
     ],
     graceMs: outageMs,
   };

@@ -321,7 +321,7 @@ export async function soak(args: string[]): Promise<number> {
     const drills: DrillReport[] = [];
     const drilling: Promise<void> = (async () => {
       for (const drill of plan.drills) {
-        const report = await runDrill(drill, deployment, () => recorder.now(), plan.graceMs);
+        const report = await runDrill(drill, deployment, () => recorder.now(), plan);
         drills.push(report);
         process.stderr.write(`  drill: ${report.detail}\n`);
         // Redis comes back empty (no persistence, as a restarted cache would): the accounting starts after it.
