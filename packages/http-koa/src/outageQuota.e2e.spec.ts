@@ -9,6 +9,7 @@ function repositoryWithOutage() {
   const state = { down: false };
   const guard = <T>(work: () => Promise<T>) => (state.down ? Promise.reject(new ServiceUnavailableError('database', 5)) : work());
   const repository: PetRepository = {
+    pagesWithSuccessorNeverChange: pets.pagesWithSuccessorNeverChange,
     create: (pet) => guard(() => pets.create(pet)),
     findById: (id) => guard(() => pets.findById(id)),
     list: (query) => guard(() => pets.list(query)),
