@@ -8,6 +8,10 @@ import autocannon from 'autocannon';
 import { randomPages, type RandomPage } from './randomPages.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
+import { soak } from './soak/soak.js';
+
+// `pnpm bench --soak --minutes N`: the soak run (src/soak), instead of the benchmark.
+if (process.argv.includes('--soak')) process.exit(await soak(process.argv.slice(2)));
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'no-pin': { type: 'boolean', default: false } },

@@ -17,6 +17,7 @@ import { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 import { IssueApiKey } from './use-cases/IssueApiKey.js';
 import { ListApiKeys } from './use-cases/ListApiKeys.js';
 import { ListPets } from './use-cases/ListPets.js';
+import { RefundRequest } from './use-cases/RefundRequest.js';
 import { RevokeApiKey } from './use-cases/RevokeApiKey.js';
 import { RotateApiKey } from './use-cases/RotateApiKey.js';
 
@@ -67,14 +68,15 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
   const pets = new SharedReadsPetRepository(ports.pets);
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
   const authenticateCaller = new AuthenticateCaller(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute);
+  const refundRequest = new RefundRequest(rateLimits, clock);
   return {
     clock,
     listPets: new ListPets(pets),
     createPet: new CreatePet(pets),
     createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
     getPet: new GetPet(pets, clock),
-    admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit),
-    admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, options.usageQueriesPerMinute),
+    admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit, refundRequest),
+    admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, refundRequest, options.usageQueriesPerMinute),
     getRateLimitUsage: new GetRateLimitUsage(keys, rateLimits, clock),
     issueApiKey: new IssueApiKey(keys, clock),
     listApiKeys: new ListApiKeys(keys),

@@ -30,7 +30,15 @@ export type { Clock } from './ports/Clock.js';
 export type { PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
 export type { KeyStore } from './ports/KeyStore.js';
 export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
-export type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore, ReadRequest, UsageReading } from './ports/RateLimitStore.js';
+export type {
+  ConsumeRequest,
+  ConsumeResult,
+  CountedWindow,
+  RateLimitStore,
+  ReadRequest,
+  ReleaseRequest,
+  UsageReading,
+} from './ports/RateLimitStore.js';
 
 // Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache, shared reads
 export { SystemClock } from './adapters/SystemClock.js';
@@ -57,6 +65,7 @@ export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimi
 export { AuthenticateCaller, DEFAULT_FAILED_AUTH_PER_MINUTE, type CallerCredentials } from './use-cases/AuthenticateCaller.js';
 export { AdmitRequest, type Admission } from './use-cases/AdmitRequest.js';
 export { AdmitUsageQuery, DEFAULT_USAGE_QUERIES_PER_MINUTE } from './use-cases/AdmitUsageQuery.js';
+export { RefundRequest } from './use-cases/RefundRequest.js';
 export { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 export { IssueApiKey, type IssueApiKeyInput, type IssuedApiKey } from './use-cases/IssueApiKey.js';
 export { ListApiKeys } from './use-cases/ListApiKeys.js';

@@ -1,5 +1,5 @@
 import cors from '@koa/cors';
-import type { PetStore } from '@petstore/core';
+import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { HttpError } from './HttpError.js';
@@ -117,16 +117,22 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     const { operation } = found;
     ctx.state['route'] = prefix + operation.path;
     markDeprecated.get(operation)?.(ctx);
-    if (operation.admission !== 'none') await admit(ctx, operation.admission);
-    const body = operation.requestBody ? await readJsonBody(ctx) : noBody;
-    const request: OperationRequest = {
-      params: found.params,
-      query: found.query,
-      body: body.value,
-      numberLiterals: body.numberLiterals,
-      header: headerOf(ctx),
-    };
-    await operation.run(ctx, request);
+    const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission);
+    try {
+      const body = operation.requestBody ? await readJsonBody(ctx) : noBody;
+      const request: OperationRequest = {
+        params: found.params,
+        query: found.query,
+        body: body.value,
+        numberLiterals: body.numberLiterals,
+        header: headerOf(ctx),
+      };
+      await operation.run(ctx, request);
+    } catch (error) {
+      // Refused because a dependency is down: the quota is given back before the client sees the 503.
+      if (admitted && DomainError.is(error) && error.code === 'service_unavailable') await admitted.release();
+      throw error;
+    }
   }
 
   const allowedOrigins = new Set(options.corsOrigins ?? []);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import 'reflect-metadata';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './databaseUrl.js';
 import { migrations } from './migrations/index.js';
@@ -23,6 +24,24 @@ export interface DataSourceSettings {
    */
   sqliteSynchronous?: SqliteSynchronous;
 }
+
+/**
+ * pg's Pool, except that every client it creates listens for 'error' from the start. pg emits 'error' on a connected
+ * client that is between queries when the server drops it (`terminating connection due to administrator command`
+ * when PostgreSQL stops), and an 'error' nobody listens to ends the process. The pool listens while a client is idle,
+ * and TypeORM once its query runner holds it, but not in the moment between (a promise's turn), when a client that
+ * the pool has just handed out is dropped: found by the soak's PostgreSQL outage, which crashed an instance. The
+ * error itself needs no handling here: the next query on that client fails and is translated as usual.
+ */
+class PoolOfListeningClients extends pg.Pool {
+  constructor(options?: pg.PoolConfig) {
+    super(options);
+    this.on('connect', (client) => client.on('error', () => undefined));
+  }
+}
+
+/** The pg module with that Pool, for TypeORM's documented `driver` option. */
+const pgWithListeningClients = Object.assign(Object.create(pg) as typeof pg, { Pool: PoolOfListeningClients });
 
 /**
  * A TypeORM DataSource (not yet initialized) for a DATABASE_URL: `sqlite:<path>` or `sqlite::memory:` (better-sqlite3,
@@ -51,6 +70,7 @@ export function createDataSource(databaseUrl: string, settings: DataSourceSettin
   return new DataSource({
     ...common,
     type: 'postgres',
+    driver: pgWithListeningClients,
     url: target.url,
     connectTimeoutMS: timeout,
     poolSize: settings.poolSize ?? 10,

@@ -40,4 +40,17 @@ describeWithPostgres('the pg pool behind TypeORM', (postgres) => {
       await dataSource.destroy();
     }
   });
+
+  it('gives every pooled client an error listener, so a connection the server drops cannot crash the process', async () => {
+    const dataSource = createDataSource(postgres().url);
+    await dataSource.initialize();
+    try {
+      // Handed out by the pool, not yet held by anyone: the moment in which PostgreSQL's shutdown crashed an instance.
+      const client = await postgresPoolOf(dataSource).connect();
+      expect(() => client.emit('error', new Error('terminating connection due to administrator command'))).not.toThrow();
+      client.release(true);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
 });

@@ -6,6 +6,7 @@ import {
   type CountedWindow,
   type RateLimitStore,
   type ReadRequest,
+  type ReleaseRequest,
   type UsageReading,
 } from '@petstore/core';
 import type { Redis } from 'ioredis';
@@ -19,6 +20,7 @@ type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned' | 'late', instan
 interface RedisWithConsume extends Redis {
   petstoreConsume(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
   petstoreRead(numberOfKeys: number, ...args: (string | number)[]): Promise<[bannedUntil: number, ...counts: number[]]>;
+  petstoreRelease(numberOfKeys: number, ...keys: string[]): Promise<null>;
 }
 
 /**
@@ -39,6 +41,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     redis.defineCommand('petstoreConsume', { lua: script('consume.lua') });
     redis.defineCommand('petstoreRead', { lua: script('read.lua') });
+    redis.defineCommand('petstoreRelease', { lua: script('release.lua') });
     this.redis = redis as RedisWithConsume;
     this.deadlineMs = commandDeadlineFor(redis.options.commandTimeout);
   }
@@ -80,6 +83,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       const [bannedUntil, ...counts] = await this.redis.petstoreRead(keys.length, ...keys, now);
       return { counts, bannedUntil: bannedUntil > 0 ? bannedUntil : null };
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+    }
+  }
+
+  async release({ subject, now, windows }: ReleaseRequest): Promise<void> {
+    // A window that has ended is left alone: its counter may outlive it by the expiry margin, but counts no longer.
+    const open = windows.filter((window) => window.resetAt > now);
+    if (open.length === 0) return;
+    try {
+      await this.redis.petstoreRelease(open.length, ...this.keysOf(subject, open).slice(0, open.length));
     } catch (error) {
       throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
     }

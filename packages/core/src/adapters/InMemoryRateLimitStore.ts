@@ -1,4 +1,12 @@
-import type { ConsumeRequest, ConsumeResult, CountedWindow, RateLimitStore, ReadRequest, UsageReading } from '../ports/RateLimitStore.js';
+import type {
+  ConsumeRequest,
+  ConsumeResult,
+  CountedWindow,
+  RateLimitStore,
+  ReadRequest,
+  ReleaseRequest,
+  UsageReading,
+} from '../ports/RateLimitStore.js';
 
 /** One window's count for one subject; a window is named by its name and start. */
 interface Counter {
@@ -98,6 +106,15 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     });
     const bannedUntil = this.strikes.get(subject)?.bannedUntil ?? 0;
     return Promise.resolve({ counts, bannedUntil: bannedUntil > now ? bannedUntil : null });
+  }
+
+  release({ subject, now, windows }: ReleaseRequest): Promise<void> {
+    const subjectCounters = this.counters.get(subject);
+    for (const window of windows) {
+      const counter = counterOf(subjectCounters, window);
+      if (counter && counter.expiresAt > now && counter.count > 0) counter.count--;
+    }
+    return Promise.resolve();
   }
 
   private count(subject: string, subjectCounters: Counter[] | undefined, windows: readonly CountedWindow[]): void {

@@ -25,6 +25,14 @@ export interface ReadRequest {
   windows: readonly CountedWindow[];
 }
 
+/** The windows an earlier `consume` counted in (named by `name` and `start`), to give that count back. */
+export interface ReleaseRequest {
+  subject: string;
+  /** Epoch milliseconds. */
+  now: number;
+  windows: readonly CountedWindow[];
+}
+
 /** `counts` follow the order of the request's windows; `bannedUntil` is null unless a ban is in force at `now`. */
 export interface UsageReading {
   counts: number[];
@@ -48,8 +56,11 @@ export type ConsumeResult =
  *    `retryAt`. At `ban.strikes` strikes the subject is banned until `now + ban.durationSeconds`: `banned`.
  * Entries expire on their own once their window (or ban) is over.
  * `read` reports the same counts and ban without changing anything: no count, no strike.
+ * `release` gives one count back in each named window that has not ended at `now`, never below zero, and changes no
+ * strike or ban: it undoes an admission whose request then failed because a dependency was down.
  */
 export interface RateLimitStore {
   consume(request: ConsumeRequest): Promise<ConsumeResult>;
   read(request: ReadRequest): Promise<UsageReading>;
+  release(request: ReleaseRequest): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { AuthenticateCaller } from './AuthenticateCaller.js';
 import { AuthenticateKey } from './AuthenticateKey.js';
 import { EnforceRateLimit } from './EnforceRateLimit.js';
 import { IssueApiKey } from './IssueApiKey.js';
+import { RefundRequest } from './RefundRequest.js';
 
 describe('AdmitRequest', () => {
   let ports: InMemoryPorts;
@@ -13,7 +14,11 @@ describe('AdmitRequest', () => {
   beforeEach(() => {
     ports = inMemoryPorts('2026-06-01T12:00:00Z');
     const enforce = new EnforceRateLimit(ports.rateLimits, ports.clock);
-    admit = new AdmitRequest(new AuthenticateCaller(new AuthenticateKey(ports.keys), enforce, 3), enforce);
+    admit = new AdmitRequest(
+      new AuthenticateCaller(new AuthenticateKey(ports.keys), enforce, 3),
+      enforce,
+      new RefundRequest(ports.rateLimits, ports.clock),
+    );
   });
 
   it('admits a valid key and counts it against its plan', async () => {
@@ -46,5 +51,26 @@ describe('AdmitRequest', () => {
       code: 'unauthorized',
       rateLimit: { remaining: 2 },
     });
+  });
+
+  it('gives back what an admission counted when it is released (the request failed because a dependency was down)', async () => {
+    const { secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'enterprise', perMinute: 2, perDay: 5 });
+    await admit.execute({ secret, clientAddress: 'a' });
+    const second = await admit.execute({ secret, clientAddress: 'a' });
+    await expect(admit.execute({ secret, clientAddress: 'a' })).rejects.toMatchObject({ code: 'rate_limited' });
+    await second.release();
+    expect(await admit.execute({ secret, clientAddress: 'a' })).toMatchObject({
+      rateLimit: { remaining: 0, windows: [{ remaining: 0 }, { remaining: 3 }] },
+    });
+  });
+
+  it('releases into the windows it counted in, never into the next minute', async () => {
+    ports.clock.set('2026-06-01T12:00:59.900Z');
+    const { secret } = await new IssueApiKey(ports.keys, ports.clock).execute({ plan: 'enterprise', perMinute: 5, perDay: 100 });
+    const before = await admit.execute({ secret, clientAddress: 'a' });
+    ports.clock.set('2026-06-01T12:01:00.100Z');
+    await admit.execute({ secret, clientAddress: 'a' });
+    await before.release();
+    expect(await admit.execute({ secret, clientAddress: 'a' })).toMatchObject({ rateLimit: { windows: [{ remaining: 3 }, { remaining: 98 }] } });
   });
 });

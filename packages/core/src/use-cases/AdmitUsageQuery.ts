@@ -1,6 +1,7 @@
 import type { Admission } from './AdmitRequest.js';
 import type { AuthenticateCaller, CallerCredentials } from './AuthenticateCaller.js';
 import type { EnforceRateLimit } from './EnforceRateLimit.js';
+import type { RefundRequest } from './RefundRequest.js';
 
 export const DEFAULT_USAGE_QUERIES_PER_MINUTE = 60;
 
@@ -14,12 +15,14 @@ export class AdmitUsageQuery {
   constructor(
     private readonly authenticateCaller: AuthenticateCaller,
     private readonly enforceRateLimit: EnforceRateLimit,
+    private readonly refundRequest: RefundRequest,
     private readonly queriesPerMinute = DEFAULT_USAGE_QUERIES_PER_MINUTE,
   ) {}
 
   async execute(credentials: CallerCredentials): Promise<Admission> {
     const key = await this.authenticateCaller.execute(credentials);
-    const rateLimit = await this.enforceRateLimit.execute(`usage:key:${key.id}`, { minute: this.queriesPerMinute });
-    return { key, rateLimit };
+    const subject = `usage:key:${key.id}`;
+    const rateLimit = await this.enforceRateLimit.execute(subject, { minute: this.queriesPerMinute });
+    return { key, rateLimit, release: () => this.refundRequest.execute(subject, rateLimit) };
   }
 }

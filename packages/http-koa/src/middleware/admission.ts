@@ -27,8 +27,11 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
   return count;
 }
 
-/** Authenticates a request and counts it (with the use case its operation declares), and sets the limit headers. */
-export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>) => Promise<void>;
+/**
+ * Authenticates a request and counts it (with the use case its operation declares), and sets the limit headers.
+ * The admission it answers can give its count back (`release`) when a dependency then refuses the request.
+ */
+export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>) => Promise<Admission>;
 
 /**
  * Admission of every request in scope: `counted` with AdmitRequest, `usage-query` with AdmitUsageQuery. Repeated
@@ -54,5 +57,6 @@ export function admission(store: Pick<PetStore, 'admitRequest' | 'admitUsageQuer
     const admitted = await admitters[kind].execute(credentials);
     ctx.state['keyId'] = admitted.key.id;
     setHeaders(ctx, admitted);
+    return admitted;
   };
 }

@@ -139,6 +139,41 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
       expect(await read(subject, T0 + 2 + 30_000, 1)).toEqual({ counts: [1], bannedUntil: null });
     });
 
+    const release = (subject: string, countedAt: number, now: number, perMinute: number, perDay?: number) =>
+      harness().store.release({ subject, now, windows: windows(countedAt, perMinute, perDay) });
+
+    it('gives one count back in each named window on release, so a released request leaves the quota as before', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 2, 100);
+      await consume(subject, T0 + 1, 2, 100);
+      await release(subject, T0 + 1, T0 + 2, 2, 100);
+      expect(await read(subject, T0 + 3, 2, 100)).toEqual({ counts: [1, 1], bannedUntil: null });
+      expect(await consume(subject, T0 + 4, 2, 100)).toEqual({ outcome: 'admitted', counts: [2, 2] });
+    });
+
+    it('releases nothing below zero, nothing into a later window, and nothing of another subject', async () => {
+      const subject = newSubject();
+      const other = newSubject();
+      await release(subject, T0, T0, 5, 100);
+      expect(await consume(subject, T0, 5, 100)).toEqual({ outcome: 'admitted', counts: [1, 1] });
+      await consume(other, T0, 5, 100);
+      expect(await consume(subject, T0 + MINUTE, 5, 100)).toEqual({ outcome: 'admitted', counts: [1, 2] });
+      // The request counted at T0 is released once the minute has turned: only the day window still holds it.
+      await release(subject, T0, T0 + MINUTE + 1, 5, 100);
+      expect(await read(subject, T0 + MINUTE + 2, 5, 100)).toEqual({ counts: [1, 1], bannedUntil: null });
+      expect(await read(other, T0 + 1, 5, 100)).toEqual({ counts: [1, 1], bannedUntil: null });
+    });
+
+    it('changes no ban on release', async () => {
+      const subject = newSubject();
+      const quickBan: BanRule = { strikes: 1, durationSeconds: 60 };
+      await consume(subject, T0, 1, undefined, quickBan);
+      await consume(subject, T0 + 1, 1, undefined, quickBan);
+      expect((await consume(subject, T0 + 2, 1, undefined, quickBan)).outcome).toBe('banned');
+      await release(subject, T0, T0 + 3, 1);
+      expect((await consume(subject, T0 + 4, 1, undefined, quickBan)).outcome).toBe('banned');
+    });
+
     it('uses the ban rule it is given', async () => {
       const subject = newSubject();
       const quick: BanRule = { strikes: 1, durationSeconds: 30 };

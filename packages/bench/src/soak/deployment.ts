@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventually, freePort, issueUnlimitedKey, runCli, SERVER_ENTRY, type RunningPostgres, type RunningRedis } from '@petstore/test-support';
+
+/** One server process of the deployment, on fixed ports so that it comes back where the proxy expects it. */
+export class Instance {
+  private child: ChildProcess | null = null;
+
+  private constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly metricsPort: number,
+    private readonly env: Record<string, string>,
+    private readonly logFile: string,
+  ) {}
+
+  static async create(name: string, env: Record<string, string>, dir: string): Promise<Instance> {
+    return new Instance(name, await freePort(), await freePort(), env, join(dir, `${name}.log`));
+  }
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  /**
+   * Starts the built server (`packages/app/dist/main.js`) and waits until it answers /livez. Its log goes to a file
+   * (appended across restarts), not through this process, which must not spend its CPU on reading it.
+   */
+  async start(): Promise<void> {
+    const log = openSync(this.logFile, 'a');
+    const child = spawn(process.execPath, [SERVER_ENTRY], {
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...this.env, PORT: String(this.port), METRICS_PORT: String(this.metricsPort) },
+      stdio: ['ignore', log, log],
+    });
+    closeSync(log);
+    this.child = child;
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`instance ${this.name} exited with code ${child.exitCode}:\n${this.logTail()}`);
+        return (await fetch(`http://127.0.0.1:${this.port}/livez`).catch(() => null))?.status === 200;
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+    );
+  }
+
+  /** Ends the process with `signal` (SIGKILL: a crash) and waits for it. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  }
+
+  /** The warnings and errors the instance logged (JSON lines at level 40 and above), for the report. */
+  loggedProblems(): string[] {
+    return readFileSync(this.logFile, 'utf8')
+      .split('\n')
+      .filter((line) => /"level":(4|5|6)0/.test(line));
+  }
+
+  private logTail(): string {
+    return readFileSync(this.logFile, 'utf8').slice(-2_000);
+  }
+}
+
+export interface Keys {
+  /** Pages, creates and invalid queries: an Enterprise key whose limits never get in the way. */
+  load: string;
+  /** A Free key (60 a minute) that the load sends far beyond its quota: its answers are 429s. */
+  small: string;
+  /** A sequential client whose counted use is compared with its admitted requests at the end. */
+  accounting: string;
+  /** GET /v1/rate_limit, 60 a minute per key: two keys at one query a second between them. */
+  usage: [string, string];
+}
+
+async function createKey(databaseUrl: string, args: string[]): Promise<string> {
+  const created = await runCli(['keys', 'create', ...args], { DATABASE_URL: databaseUrl });
+  if (created.code !== 0) throw new Error(`petstore keys create failed: ${created.stderr}`);
+  return created.stdout.trim();
+}
+
+export async function issueKeys(databaseUrl: string): Promise<Keys> {
+  return {
+    load: await issueUnlimitedKey(databaseUrl),
+    small: await createKey(databaseUrl, ['--plan', 'free', '--name', 'soak: over its quota']),
+    accounting: await createKey(databaseUrl, [
+      '--plan',
+      'enterprise',
+      '--per-minute',
+      '100000',
+      '--per-day',
+      '100000000',
+      '--name',
+      'soak: accounting',
+    ]),
+    usage: [
+      await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 1']),
+      await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2']),
+    ],
+  };
+}
+
+/** PostgreSQL, Redis and the instances of one run, with what the drills need to take each of them away. */
+export interface Deployment {
+  postgres: RunningPostgres;
+  redis: RunningRedis;
+  instances: [Instance, Instance];
+  proxyPort: number;
+  keys: Keys;
+}

@@ -1,0 +1,63 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { metricValue } from './prometheus.js';
+
+/** What an instance's Prometheus metrics (prom-client's default process metrics) say at one moment. */
+export interface InstanceSample {
+  /** process_start_time_seconds: tells one life of the instance from the next. */
+  startedAt: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  /** p99 of the event-loop delay since the previous scrape (prom-client resets its histogram on each). */
+  eventLoopP99Ms: number;
+  /** Requests to /v1/pets answered by this process since it started (health checks left out). */
+  requestsTotal: number;
+}
+
+export async function sampleInstance(metricsPort: number): Promise<InstanceSample | null> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(5_000) });
+    const text = await response.text();
+    const value = (name: string, label?: string) => metricValue(text, name, label) ?? NaN;
+    return {
+      startedAt: value('process_start_time_seconds'),
+      rssBytes: value('process_resident_memory_bytes'),
+      heapUsedBytes: value('nodejs_heap_size_used_bytes'),
+      eventLoopP99Ms: Math.round(value('nodejs_eventloop_lag_p99_seconds') * 1e5) / 100,
+      requestsTotal: value('petstore_http_requests_total', 'route="/v1/pets"') || 0,
+    };
+  } catch {
+    return null; // down (a drill), or too busy to answer within 5 s: a gap in the plot
+  }
+}
+
+/** Connections to the petstore database (the instances' pools), from pg_stat_activity; null while it is down. */
+export async function postgresConnections(url: string): Promise<number | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = 'petstore' AND pid <> pg_backend_pid()",
+    );
+    return rows[0]!.count;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** `used_memory` from Redis' INFO memory, in bytes; null while it is down. */
+export async function redisMemory(url: string): Promise<number | null> {
+  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    const info = await redis.info('memory');
+    return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
+  } catch {
+    return null;
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -1,0 +1,384 @@
+// `pnpm bench --soak --minutes N`: the PostgreSQL + Redis deployment, two instances behind a round-robin proxy, at
+// 80 % of its measured capacity for N minutes, through three outage drills; sampled, judged, plotted.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { freePort, postgresBinDir, redisServerBinary, startPostgres, startRedis } from '@petstore/test-support';
+import { REPO } from '../processes.js';
+import { seedPostgres } from '../seed.js';
+import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, quantile, type Verdict } from './checks.js';
+import { Instance, issueKeys, type Deployment } from './deployment.js';
+import { runDrill, type DrillReport } from './drills.js';
+import { HAPROXY_MISSING, haproxyBinary, startRoundRobinProxy } from './haproxy.js';
+import { plotSvg, type PlotPoint } from './plot.js';
+import { Recorder } from './recorder.js';
+import { postgresConnections, redisMemory, sampleInstance, type InstanceSample } from './sampler.js';
+import { planSoak, type SoakPlan } from './schedule.js';
+import { CONNECTIONS, driveLoad, loadMix, sequentialClient, walkCursors } from './traffic.js';
+
+interface Slice {
+  index: number;
+  /** Seconds since the load started, at the end of the slice. */
+  atSeconds: number;
+  rps: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  statuses: Record<string, number>;
+  noAnswer: number;
+  instances: Record<string, InstanceSample | null>;
+  postgresConnections: number | null;
+  redisMemoryBytes: number | null;
+}
+
+function parseMinutes(args: string[]): number {
+  const { values } = parseArgs({ args, options: { soak: { type: 'boolean' }, minutes: { type: 'string', default: '60' } } });
+  const minutes = Number(values.minutes);
+  if (!(minutes >= 1 && minutes <= 24 * 60)) throw new Error(`--minutes must be a number of minutes from 1 to 1440 (got "${values.minutes}")`);
+  return minutes;
+}
+
+function missingTools(): string[] {
+  const missing: string[] = [];
+  if (!postgresBinDir()) missing.push('The soak needs the PostgreSQL server binaries (pg_config --bindir): apt-get install postgresql.');
+  if (!redisServerBinary()) missing.push('The soak needs redis-server: apt-get install redis-server.');
+  if (!haproxyBinary()) missing.push(HAPROXY_MISSING);
+  return missing;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+const mb = (bytes: number | null | undefined) =>
+  bytes === null || bytes === undefined || Number.isNaN(bytes) ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
+
+/** Starts everything, or stops what it had started before it throws. */
+async function startDeployment(work: string): Promise<Deployment & { stop(): Promise<void> }> {
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
+  };
+  try {
+    const postgres = (await startPostgres())!;
+    stops.push(() => postgres.stop());
+    const redis = (await startRedis())!;
+    stops.push(() => redis.stop());
+    await seedPostgres(postgres.url, 10_000);
+    const keys = await issueKeys(postgres.url);
+    const proxyPort = await freePort();
+    // Links in answers name the proxy, as PUBLIC_BASE_URL does behind a real load balancer.
+    const env = {
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      NODE_ENV: 'production',
+      TRUST_PROXY_HOPS: '1',
+      LOG_LEVEL: 'info',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`,
+    };
+    const instances: [Instance, Instance] = [await Instance.create('a', env, work), await Instance.create('b', env, work)];
+    stops.push(async () => void (await Promise.all(instances.map((instance) => instance.stop()))));
+    await Promise.all(instances.map((instance) => instance.start()));
+    const proxy = await startRoundRobinProxy(haproxyBinary()!, work, proxyPort, instances);
+    stops.push(() => proxy.stop());
+    return { postgres, redis, instances, proxyPort, keys, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The load as fast as it goes for a few seconds: the capacity the soak then runs at 80 % of. */
+async function measureCapacity(base: string, deployment: Deployment, cursors: Awaited<ReturnType<typeof walkCursors>>, seconds: number) {
+  const recorder = new Recorder(Date.now());
+  const result = await driveLoad(base, loadMix(deployment.keys, cursors, recorder), seconds);
+  return { rps: result.requests.total / seconds, serverErrors: recorder.serverErrors.length + result.errors };
+}
+
+async function usageOf(base: string, key: string): Promise<{ dayUsed: number; dayReset: number; bannedUntil: number | null }> {
+  const response = await fetch(`${base}/v1/rate_limit`, { headers: { Authorization: `Bearer ${key}` } });
+  const usage = (await response.json()) as { windows: { name: string; used: number; reset: number }[]; bannedUntil: number | null };
+  const day = usage.windows.find((w) => w.name === 'day')!;
+  return { dayUsed: day.used, dayReset: day.reset, bannedUntil: usage.bannedUntil };
+}
+
+async function missingCreates(databaseUrl: string, ids: readonly number[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: number }>('SELECT count(*)::int AS count FROM "pets" WHERE "id" = ANY($1::bigint[])', [ids]);
+    return ids.length - rows[0]!.count;
+  } finally {
+    await client.end();
+  }
+}
+
+interface FinishedRun {
+  plan: SoakPlan;
+  base: string;
+  deployment: Deployment;
+  capacity: { serverErrors: number };
+  recorder: Recorder;
+  drills: readonly DrillReport[];
+  slices: readonly Slice[];
+  latencies: readonly (readonly number[])[];
+  accountingStatuses: Record<string, number>;
+  usageStatuses: Record<string, number>;
+}
+
+/** Every check of the run, from what was recorded and from the database and the keys' usage at the end. */
+async function judgeRun({
+  plan,
+  base,
+  deployment,
+  capacity,
+  recorder,
+  drills,
+  slices,
+  latencies,
+  accountingStatuses,
+  usageStatuses,
+}: FinishedRun): Promise<Verdict[]> {
+  const verdicts: Verdict[] = [];
+  verdicts.push({
+    check: 'capacity run (saturating) without 5xx',
+    pass: capacity.serverErrors === 0,
+    detail: `${capacity.serverErrors} 5xx or no answer`,
+  });
+  verdicts.push(judgeServerErrors(recorder.serverErrors, drills, CONNECTIONS + 2));
+  verdicts.push(judgeLatency(latencies, plan, drills));
+  verdicts.push(
+    ...judgeMemory(
+      {
+        a: slices.map((s) => s.instances['a'] ?? null),
+        b: slices.map((s) => s.instances['b'] ?? null),
+      },
+      plan,
+    ),
+  );
+  for (const drill of drills) {
+    verdicts.push({
+      check: `${drill.kind} drill: served again within its grace (${plan.graceMs / 1000} s), connections re-established without a restart`,
+      pass: drill.recoveryMs !== null && drill.recoveryMs <= plan.graceMs && drill.reconnected,
+      detail: `${drill.detail}${drill.reconnected ? '' : '; an instance did not serve again without a restart'}`,
+    });
+  }
+  const missingIds = await missingCreates(deployment.postgres.url, recorder.createdIds);
+  verdicts.push({
+    check: 'every acknowledged create (201) is in the database',
+    pass: missingIds === 0,
+    detail: `${recorder.createdIds.length} acknowledged, ${missingIds} missing`,
+  });
+  const accountingUsage = await usageOf(base, deployment.keys.accounting);
+  const admitted = accountingStatuses['200'] ?? 0;
+  const cut = (accountingStatuses['502'] ?? 0) + (accountingStatuses['no answer'] ?? 0);
+  const quota = judgeQuota(accountingUsage.dayUsed, admitted, cut);
+  quota.detail += `; answers ${JSON.stringify(accountingStatuses)}`;
+  verdicts.push(quota);
+  const keys = {
+    load: deployment.keys.load,
+    accounting: deployment.keys.accounting,
+    'usage 1': deployment.keys.usage[0],
+    'usage 2': deployment.keys.usage[1],
+  };
+  const banned: string[] = [];
+  for (const [name, key] of Object.entries(keys)) if ((await usageOf(base, key)).bannedUntil !== null) banned.push(name);
+  verdicts.push({
+    check: 'no key banned or rate limited by an outage',
+    pass: banned.length === 0 && recorder.unexpectedLimits.length === 0,
+    detail: `banned: ${banned.join(', ') || 'none'}; 429s to keys within their limits: ${JSON.stringify(countBy(recorder.unexpectedLimits.map((l) => `${l.client} ${l.code}`)))}; usage queries ${JSON.stringify(usageStatuses)}`,
+  });
+  return verdicts;
+}
+
+/** Ends a slice every `plan.sliceMs` (60 in all), samples the instances and dependencies, and prints a line. */
+async function sampleEverySlice(
+  plan: SoakPlan,
+  recorder: Recorder,
+  deployment: Deployment,
+  aborted: () => boolean,
+  onSlice: (slice: Slice, sortedLatencies: number[]) => void,
+): Promise<void> {
+  const [a, b] = deployment.instances;
+  for (let index = 0; index < 60 && !aborted(); index++) {
+    await sleep((index + 1) * plan.sliceMs - recorder.now());
+    const counts = recorder.cut();
+    const sorted = counts.latencies.sort((x, y) => x - y);
+    const [sa, sb, connections, memory] = await Promise.all([
+      sampleInstance(a.metricsPort),
+      sampleInstance(b.metricsPort),
+      postgresConnections(deployment.postgres.url),
+      redisMemory(deployment.redis.url),
+    ]);
+    const slice: Slice = {
+      index,
+      atSeconds: Math.round(recorder.now() / 100) / 10,
+      rps: Math.round(counts.answered / (plan.sliceMs / 1000)),
+      p50Ms: quantile(sorted, 0.5),
+      p99Ms: quantile(sorted, 0.99),
+      statuses: counts.statuses,
+      noAnswer: counts.errors,
+      instances: { a: sa, b: sb },
+      postgresConnections: connections,
+      redisMemoryBytes: memory,
+    };
+    onSlice(slice, sorted);
+    const errors = Object.entries(slice.statuses).filter(([s]) => Number(s) >= 500);
+    process.stderr.write(
+      `  ${String(slice.atSeconds).padStart(6)} s  ${String(slice.rps).padStart(5)} req/s  p50 ${slice.p50Ms?.toFixed(1) ?? '-'} p99 ${slice.p99Ms?.toFixed(1) ?? '-'} ms  ` +
+        `RSS a ${mb(sa?.rssBytes) ?? '-'} b ${mb(sb?.rssBytes) ?? '-'} MB  pg ${connections ?? '-'}  redis ${mb(memory) ?? '-'} MB` +
+        `${errors.length || slice.noAnswer ? `  5xx ${JSON.stringify(Object.fromEntries(errors))} no answer ${slice.noAnswer}` : ''}\n`,
+    );
+  }
+}
+
+function plotPoints(slices: readonly Slice[], plan: SoakPlan): PlotPoint[] {
+  const points: PlotPoint[] = [];
+  const add = (panel: string, series: string, slice: Slice, value: number | null) =>
+    points.push({ panel, series, minute: Math.round((slice.atSeconds / 60) * 1000) / 1000, value });
+  for (const slice of slices) {
+    add('requests/s', 'answered', slice, Math.round(slice.rps));
+    const errors = Object.entries(slice.statuses)
+      .filter(([status]) => Number(status) >= 500)
+      .reduce((sum, [, n]) => sum + n, slice.noAnswer);
+    add('requests/s', '5xx or no answer', slice, Math.round((errors / plan.sliceMs) * 1000));
+    add('latency of 2xx (ms)', 'p50', slice, slice.p50Ms);
+    add('latency of 2xx (ms)', 'p99', slice, slice.p99Ms);
+    for (const [name, sample] of Object.entries(slice.instances)) {
+      add('RSS (MB)', `instance ${name}`, slice, mb(sample?.rssBytes));
+      add('heap used (MB)', `instance ${name}`, slice, mb(sample?.heapUsedBytes));
+      add('event-loop delay p99 (ms)', `instance ${name}`, slice, sample?.eventLoopP99Ms ?? null);
+    }
+    add('PostgreSQL connections', 'petstore database', slice, slice.postgresConnections);
+    add('Redis memory (MB)', 'used_memory', slice, mb(slice.redisMemoryBytes));
+  }
+  return points;
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+const PANELS = [
+  'requests/s',
+  'latency of 2xx (ms)',
+  'RSS (MB)',
+  'heap used (MB)',
+  'event-loop delay p99 (ms)',
+  'PostgreSQL connections',
+  'Redis memory (MB)',
+];
+
+/** Runs the soak; resolves with the exit code (0: every check passed). */
+export async function soak(args: string[]): Promise<number> {
+  const minutes = parseMinutes(args);
+  const missing = missingTools();
+  if (missing.length > 0) {
+    process.stderr.write(`${missing.join('\n')}\n`);
+    return 2;
+  }
+  const plan = planSoak(minutes);
+  const work = mkdtempSync(join(tmpdir(), 'petstore-soak-'));
+  const deployment = await startDeployment(work);
+  try {
+    const base = `http://127.0.0.1:${deployment.proxyPort}`;
+    const cursors = await walkCursors(base, deployment.keys.load);
+    const capacitySeconds = Math.min(15, Math.max(5, Math.round(plan.durationMs / 40_000)));
+    const capacity = await measureCapacity(base, deployment, cursors, capacitySeconds);
+    const rate = Math.max(1, Math.floor(capacity.rps * 0.8));
+    process.stderr.write(
+      `petstore soak: ${minutes} min, capacity ${Math.round(capacity.rps)} req/s (${capacitySeconds} s saturating), load ${rate} req/s over ${CONNECTIONS} connections, a sample every ${plan.sliceMs / 1000} s\n`,
+    );
+
+    const recorder = new Recorder(Date.now());
+    const load = driveLoad(base, loadMix(deployment.keys, cursors, recorder), plan.durationMs / 1000, rate);
+    load.on('response', (_client: unknown, status: number, _bytes: number, latencyMs: number) => recorder.answer(status, latencyMs));
+    load.on('reqError', () => recorder.noAnswer('load'));
+    let loadDone = false;
+    let aborted = false;
+
+    const slices: Slice[] = [];
+    const latencies: number[][] = [];
+    const sampling = sampleEverySlice(
+      plan,
+      recorder,
+      deployment,
+      () => aborted,
+      (slice, sorted) => {
+        slices.push(slice);
+        latencies.push(sorted);
+      },
+    );
+
+    const usageClient = sequentialClient(
+      recorder,
+      'usage',
+      (n) => fetch(`${base}/v1/rate_limit`, { headers: { Authorization: `Bearer ${deployment.keys.usage[n % 2]}` } }),
+      1_000,
+      () => loadDone,
+    );
+    let accounting: Promise<Record<string, number>> = Promise.resolve({});
+    const drills: DrillReport[] = [];
+    const drilling: Promise<void> = (async () => {
+      for (const drill of plan.drills) {
+        const report = await runDrill(drill, deployment, () => recorder.now(), plan);
+        drills.push(report);
+        process.stderr.write(`  drill: ${report.detail}\n`);
+        // Redis comes back empty (no persistence, as a restarted cache would): the accounting starts after it.
+        if (drill.kind === 'redis') {
+          accounting = sequentialClient(
+            recorder,
+            'accounting',
+            () => fetch(`${base}/v1/pets?limit=5`, { headers: { Authorization: `Bearer ${deployment.keys.accounting}` } }),
+            200,
+            () => loadDone,
+          );
+        }
+      }
+    })().catch((error: unknown) => {
+      // A drill that could not be run ends the run, which then stops what it started.
+      aborted = true;
+      load.stop();
+      throw error;
+    });
+    drilling.catch(() => undefined); // awaited after the load; until then, not an unhandled rejection
+
+    const result = await load;
+    loadDone = true;
+    await Promise.all([sampling, drilling]);
+    const [usageStatuses, accountingStatuses] = await Promise.all([usageClient, accounting]);
+
+    // Judged after the load: nothing the checks read is still moving.
+    const verdicts = await judgeRun({ plan, base, deployment, capacity, recorder, drills, slices, latencies, accountingStatuses, usageStatuses });
+
+    const problems = deployment.instances.flatMap((instance) => instance.loggedProblems());
+    const logged = countBy(problems.map((line) => (JSON.parse(line) as { msg?: string }).msg ?? line));
+
+    const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+    const passed = verdicts.every((v) => v.pass);
+    process.stdout.write(
+      `\nSoak, ${minutes} min at ${rate} req/s (80 % of ${Math.round(capacity.rps)}), ${machine}: ${result.requests.total} requests by the load\n` +
+        `${verdicts.map((v) => `- ${v.pass ? 'pass' : 'FAIL'}: ${v.check}: ${v.detail}`).join('\n')}\n` +
+        `Warnings and errors the instances logged: ${JSON.stringify(logged)}\n`,
+    );
+
+    const results = join(REPO, 'bench-results');
+    mkdirSync(results, { recursive: true });
+    const stem = join(results, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}-${minutes}min`);
+    writeFileSync(
+      `${stem}.json`,
+      JSON.stringify(
+        { date: new Date().toISOString(), minutes, machine, capacityRps: Math.round(capacity.rps), rate, plan, drills, verdicts, logged, slices },
+        null,
+        2,
+      ),
+    );
+    const title = `Soak: ${minutes} min at ${rate} req/s through haproxy to 2 instances (PostgreSQL + Redis), ${new Date().toISOString().slice(0, 10)}`;
+    writeFileSync(`${stem}.svg`, await plotSvg(title, PANELS, plotPoints(slices, plan), drills));
+    process.stdout.write(`\nWritten to ${stem}.json and ${stem}.svg\n`);
+    return passed ? 0 : 1;
+  } finally {
+    await deployment.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}

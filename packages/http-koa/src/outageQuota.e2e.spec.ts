@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { ServiceUnavailableError, type PetRepository } from '@petstore/core';
+import { InMemoryPetRepository } from '@petstore/core/testing';
+import { startTestApi } from './testing/startTestApi.js';
+
+/** The in-memory repository, answering service_unavailable while `down` is set (a database outage). */
+function repositoryWithOutage() {
+  const pets = new InMemoryPetRepository();
+  const state = { down: false };
+  const guard = <T>(work: () => Promise<T>) => (state.down ? Promise.reject(new ServiceUnavailableError('database', 5)) : work());
+  const repository: PetRepository = {
+    pagesWithSuccessorNeverChange: pets.pagesWithSuccessorNeverChange,
+    create: (pet) => guard(() => pets.create(pet)),
+    findById: (id) => guard(() => pets.findById(id)),
+    list: (query) => guard(() => pets.list(query)),
+  };
+  return { repository, state };
+}
+
+describe('a request refused because a dependency is down spends no quota', () => {
+  it('gives back the count of every request answered 503 after admission, and bans nobody', async () => {
+    const { repository, state } = repositoryWithOutage();
+    const api = await startTestApi({ petRepository: repository, ban: { strikes: 2, durationSeconds: 900 } });
+    const key = await api.issueKey('free');
+    expect((await api.authed(key, 'GET', '/v1/pets')).headers['x-ratelimit-remaining']).toBe('59');
+
+    state.down = true;
+    for (let i = 0; i < 70; i++) {
+      const refused = await api.authed(key, i % 2 ? 'GET' : 'POST', '/v1/pets', { body: i % 2 ? undefined : { name: `Rex ${i}`, categoryId: 1 } });
+      expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '5' } });
+    }
+    state.down = false;
+
+    const usage = await api.authed(key, 'GET', '/v1/rate_limit');
+    expect(usage.json).toMatchObject({
+      windows: [
+        { name: 'minute', used: 1 },
+        { name: 'day', used: 1 },
+      ],
+      bannedUntil: null,
+    });
+    expect((await api.authed(key, 'GET', '/v1/pets')).headers['x-ratelimit-remaining']).toBe('58');
+    await api.close();
+  });
+});
