@@ -10,6 +10,7 @@ if (process.env['BENCH_ADMIT_ALL'] === '1') {
   const admitAll: RateLimitStore = {
     consume: (request) => Promise.resolve({ outcome: 'admitted', counts: request.windows.map(() => 1) }),
     read: (request) => Promise.resolve({ counts: request.windows.map(() => 0), bannedUntil: null }),
+    unban: () => Promise.resolve(),
   };
   container.rebind(TOKENS.RateLimitStore).toConstantValue(admitAll);
 }

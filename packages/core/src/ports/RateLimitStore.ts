@@ -47,9 +47,12 @@ export type ConsumeResult =
  *    rejection's `retryAt` is still ahead, this is one more strike; else the strikes restart at zero with the new
  *    `retryAt`. At `ban.strikes` strikes the subject is banned until `now + ban.durationSeconds`: `banned`.
  * Entries expire on their own once their window (or ban) is over.
- * `read` reports the same counts and ban without changing anything: no count, no strike.
+ * `read` reports the same counts and ban without changing anything: no count, no strike (with no windows, the ban alone).
+ * `unban` lifts a ban in force and forgets the strikes, so the subject's next request is judged on its counts
+ * alone; the counts stay as they are.
  */
 export interface RateLimitStore {
   consume(request: ConsumeRequest): Promise<ConsumeResult>;
   read(request: ReadRequest): Promise<UsageReading>;
+  unban(subject: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { DomainError, type Admission, type CallerCredentials, type Clock } from '@petstore/core';
+import { DomainError, type Admission, type AdmissionRequest, type Clock, type Scope } from '@petstore/core';
 import type { Middleware } from 'koa';
 import { clientAddressOf } from '../clientAddress.js';
 import { HttpError } from '../HttpError.js';
@@ -28,8 +28,11 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
 
 /** What admits a request: `AdmitRequest` for the operations, `AdmitUsageQuery` for `GET /rate_limit`. */
 interface Admitter {
-  execute(input: CallerCredentials): Promise<Admission>;
+  execute(input: AdmissionRequest): Promise<Admission>;
 }
+
+/** Interim (issue 25): creating a pet needs `pets:write`, every other operation `pets:read`. */
+const scopeOf = (method: string): Scope => (method === 'POST' ? 'pets:write' : 'pets:read');
 
 /**
  * Authenticates and rate-limits every request in scope (with the given use case), and puts the limit headers on its
@@ -40,7 +43,7 @@ export function admission(admitter: Admitter, clock: Clock, trustedProxyHops = 0
     const clientAddress = clientAddressOf(ctx, trustedProxyHops);
     if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
       // Counted as a failed authentication of the address (so it cannot be used to probe for free), answered 400.
-      const refused = await admitter.execute({ secret: null, clientAddress }).then(
+      const refused = await admitter.execute({ secret: null, clientAddress, scope: scopeOf(ctx.method) }).then(
         () => null,
         (error: unknown) => error,
       );
@@ -48,7 +51,7 @@ export function admission(admitter: Admitter, clock: Clock, trustedProxyHops = 0
       if (refused.rateLimit) setRateLimitHeaders(ctx, refused.rateLimit, clock.now().getTime());
       throw new HttpError('bad_request', 'Send one Authorization header, not several.');
     }
-    const { key, rateLimit } = await admitter.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress });
+    const { key, rateLimit } = await admitter.execute({ secret: bearerSecret(ctx.get('Authorization')), clientAddress, scope: scopeOf(ctx.method) });
     ctx.state['keyId'] = key.id;
     setRateLimitHeaders(ctx, rateLimit, clock.now().getTime());
     await next();
