@@ -8,8 +8,8 @@ describe('a Free key', () => {
   it('gets 60 requests a minute, then 429 with Retry-After until the next minute', async () => {
     const ports = inMemoryPorts('2026-06-01T12:00:45Z');
     const store = createPetStore(ports);
-    const { secret } = await store.issueApiKey.execute({ plan: 'free' });
-    const admit = () => store.admitRequest.execute({ secret, clientAddress: '198.51.100.1' });
+    const { secret } = await store.issueApiKey.execute({ plan: 'free' }, 'cli');
+    const admit = () => store.admitRequest.execute({ secret, clientAddress: '198.51.100.1', scope: 'pets:read' });
 
     for (let i = 0; i < 60; i++) await admit();
     await expect(admit()).rejects.toMatchObject({ code: 'rate_limited', retryAfter: 15 });
@@ -21,8 +21,8 @@ describe('a Free key', () => {
   it('is banned after 10 more requests before Retry-After has passed', async () => {
     const ports = inMemoryPorts('2026-06-01T12:00:45Z');
     const store = createPetStore(ports, { ban: { strikes: 10, durationSeconds: 900 } });
-    const { secret } = await store.issueApiKey.execute({ plan: 'free' });
-    const admit = () => store.admitRequest.execute({ secret, clientAddress: '198.51.100.1' });
+    const { secret } = await store.issueApiKey.execute({ plan: 'free' }, 'cli');
+    const admit = () => store.admitRequest.execute({ secret, clientAddress: '198.51.100.1', scope: 'pets:read' });
 
     for (let i = 0; i < 60; i++) await admit();
     for (let i = 0; i < 10; i++) await expect(admit()).rejects.toMatchObject({ code: 'rate_limited' });

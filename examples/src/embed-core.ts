@@ -1,18 +1,21 @@
 // Embedding the domain in your own service: every use case from one call, with in-memory adapters (swap in
 // @petstore/persistence-typeorm or your own adapters for real storage). No HTTP, no framework.
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
-import { InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+import { InMemoryAuditLog, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryKeyUsageStore, InMemoryPetRepository } from '@petstore/core/testing';
 
 const store = createPetStore({
   pets: new InMemoryPetRepository(),
   keys: new InMemoryKeyStore(),
   rateLimits: new InMemoryRateLimitStore(),
   idempotency: new InMemoryIdempotencyStore(),
+  auditLog: new InMemoryAuditLog(),
+  keyUsage: new InMemoryKeyUsageStore(),
   clock: new SystemClock(),
 });
 
-const { key, secret } = await store.issueApiKey.execute({ plan: 'pro', name: 'front desk' });
-const { rateLimit } = await store.admitRequest.execute({ secret, clientAddress: '203.0.113.7' });
+// Every administrative action names who made it, for the audit trail.
+const { key, secret } = await store.issueApiKey.execute({ plan: 'pro', name: 'front desk', scopes: ['pets:read', 'pets:write'] }, 'cli');
+const { rateLimit } = await store.admitRequest.execute({ secret, clientAddress: '203.0.113.7', scope: 'pets:write' });
 console.log(`${key.id} admitted: ${rateLimit.remaining} of ${rateLimit.limit} requests left this minute`);
 
 await store.createPet.execute({ name: 'Rex', categoryId: 1 });

@@ -18,7 +18,7 @@ const server = app.listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
-const { secret } = await store.issueApiKey.execute({ plan: 'free' });
+const { secret } = await store.issueApiKey.execute({ plan: 'free' }, 'cli');
 const headers = { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' };
 const created = await fetch(`${base}/shelter/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) });
 console.log(created.status, created.headers.get('location'), await created.json());

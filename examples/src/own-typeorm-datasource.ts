@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
+import { InMemoryAuditLog, InMemoryKeyUsageStore } from '@petstore/core/testing';
 import { migrations, petstoreEntities, TypeOrmIdempotencyStore, TypeOrmKeyStore, TypeOrmPetRepository } from '@petstore/persistence-typeorm';
 import { DataSource, EntitySchema, type MigrationInterface, type QueryRunner } from 'typeorm';
 
@@ -56,10 +57,12 @@ const store = createPetStore({
   keys: new TypeOrmKeyStore(dataSource),
   idempotency: new TypeOrmIdempotencyStore(dataSource),
   rateLimits: new InMemoryRateLimitStore(),
+  auditLog: new InMemoryAuditLog(),
+  keyUsage: new InMemoryKeyUsageStore(),
   clock: new SystemClock(),
 });
-const { key, secret } = await store.issueApiKey.execute({ plan: 'free', name: 'front desk' });
-const admitted = await store.admitRequest.execute({ secret, clientAddress: '203.0.113.7' });
+const { key, secret } = await store.issueApiKey.execute({ plan: 'free', name: 'front desk' }, 'cli');
+const admitted = await store.admitRequest.execute({ secret, clientAddress: '203.0.113.7', scope: 'pets:read' });
 console.log(`${key.id} admitted, ${admitted.rateLimit.remaining} requests left this minute`);
 
 const rex = await store.createPet.execute({ name: 'Rex', categoryId: 1 });

@@ -11,6 +11,7 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
+import { InMemoryAuditLog, InMemoryKeyUsageStore } from '@petstore/core/testing';
 import { createHttpApp } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
@@ -121,7 +122,11 @@ function useCasesModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.PetStore).toResolvedValue(
       (pets: PetRepository, keys: KeyStore, rateLimits: RateLimitStore, idempotency: IdempotencyStore, clock: Clock) =>
-        createPetStore({ pets, keys, rateLimits, idempotency, clock }, { ban: config.ban, failedAuthPerMinute: config.failedAuthPerMinute }),
+        createPetStore(
+          // Interim (issue 25): in memory until their TypeORM adapters exist; the next task binds those.
+          { pets, keys, rateLimits, idempotency, auditLog: new InMemoryAuditLog(), keyUsage: new InMemoryKeyUsageStore(), clock },
+          { ban: config.ban, failedAuthPerMinute: config.failedAuthPerMinute },
+        ),
       [TOKENS.PetRepository, TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.IdempotencyStore, TOKENS.Clock],
     );
   });

@@ -355,7 +355,7 @@ describe('startServer in process', () => {
     const container = createContainer(config);
     const server = await startServer(config, container);
     try {
-      const { secret } = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({ plan: 'pro' });
+      const { secret } = await (await container.getAsync(TOKENS.PetStore)).issueApiKey.execute({ plan: 'pro' }, 'cli');
       const created = await fetch(`${server.url}/pets`, {
         method: 'POST',
         headers: { ...auth(secret), 'Content-Type': 'application/json' },

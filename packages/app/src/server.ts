@@ -48,8 +48,8 @@ async function listen(server: Server, setting: ListenSetting): Promise<number> {
 async function ensureDevelopmentKey(container: Container, config: Config, url: string): Promise<void> {
   if (config.nodeEnv === 'production') return;
   const { listApiKeys, issueApiKey } = await container.getAsync(TOKENS.PetStore);
-  if ((await listApiKeys.execute()).length > 0) return;
-  const { key, secret } = await issueApiKey.execute({ plan: 'free', name: 'first-run development key' });
+  if ((await listApiKeys.execute({ limit: 1 })).keys.length > 0) return;
+  const { key, secret } = await issueApiKey.execute({ plan: 'free', name: 'first-run development key' }, 'system');
   process.stdout.write(
     `\nCreated a Free-plan API key (${key.id}) because the key store was empty. It is shown only this once:\n\n` +
       `  ${secret}\n\nTry it:\n\n  curl -i -H "Authorization: Bearer ${secret}" ${url}/pets\n\n`,

@@ -11,6 +11,7 @@ if (process.env['BENCH_ADMIT_ALL'] === '1') {
     consume: (request) => Promise.resolve({ outcome: 'admitted', counts: request.windows.map(() => 1) }),
     read: (request) => Promise.resolve({ counts: request.windows.map(() => 0), bannedUntil: null }),
     release: () => Promise.resolve(),
+    unban: () => Promise.resolve(),
   };
   container.rebind(TOKENS.RateLimitStore).toConstantValue(admitAll);
 }

@@ -210,14 +210,14 @@ export interface components {
              * @description Machine-readable.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             /** @description For people. */
             message: string;
             /**
              * @description The HTTP status of the answer.
              * @enum {integer}
              */
-            status: 400 | 401 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
+            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
             /** @description For `validation_error`: one entry per invalid field. */
             details?: {
                 field: string;
@@ -479,7 +479,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -501,7 +501,32 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unauthorized";
+                        code?: "unauthorized" | "key_expired" | "key_disabled";
+                    };
+                };
+            };
+            /** @description The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_scope",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -757,7 +782,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -779,7 +804,32 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unauthorized";
+                        code?: "unauthorized" | "key_expired" | "key_disabled";
+                    };
+                };
+            };
+            /** @description The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_scope",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1152,7 +1202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1177,7 +1227,35 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unauthorized";
+                        code?: "unauthorized" | "key_expired" | "key_disabled";
+                    };
+                };
+            };
+            /** @description The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_scope",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -1530,7 +1608,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1552,7 +1630,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unauthorized";
+                        code?: "unauthorized" | "key_expired" | "key_disabled";
                     };
                 };
             };
@@ -1786,7 +1864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1808,7 +1886,7 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unauthorized";
+                        code?: "unauthorized" | "key_expired" | "key_disabled";
                     };
                 };
             };

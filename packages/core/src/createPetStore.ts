@@ -1,25 +1,36 @@
 import type { BanRule } from './access/BanRule.js';
 import { SharedReadsPetRepository } from './adapters/SharedReadsPetRepository.js';
+import type { AuditLog } from './ports/AuditLog.js';
 import type { Clock } from './ports/Clock.js';
 import type { IdempotencyStore } from './ports/IdempotencyStore.js';
 import type { KeyStore } from './ports/KeyStore.js';
+import type { KeyUsageStore } from './ports/KeyUsageStore.js';
 import type { PetRepository } from './ports/PetRepository.js';
 import type { RateLimitStore } from './ports/RateLimitStore.js';
 import { AdmitRequest } from './use-cases/AdmitRequest.js';
 import { AdmitUsageQuery } from './use-cases/AdmitUsageQuery.js';
 import { AuthenticateCaller } from './use-cases/AuthenticateCaller.js';
 import { AuthenticateKey } from './use-cases/AuthenticateKey.js';
+import { ConfirmAdmission } from './use-cases/ConfirmAdmission.js';
 import { CreatePet } from './use-cases/CreatePet.js';
 import { CreatePetIdempotently, type IdempotencyOptions } from './use-cases/CreatePetIdempotently.js';
 import { EnforceRateLimit } from './use-cases/EnforceRateLimit.js';
+import { GetApiKey } from './use-cases/GetApiKey.js';
+import { GetApiKeyUsage } from './use-cases/GetApiKeyUsage.js';
 import { GetPet } from './use-cases/GetPet.js';
 import { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
 import { IssueApiKey } from './use-cases/IssueApiKey.js';
+import { KeyAudit } from './use-cases/KeyAudit.js';
+import { KeyUsageRecorder } from './use-cases/KeyUsageRecorder.js';
+import { KeyViews } from './use-cases/KeyViews.js';
 import { ListApiKeys } from './use-cases/ListApiKeys.js';
+import { ListAuditEvents } from './use-cases/ListAuditEvents.js';
 import { ListPets } from './use-cases/ListPets.js';
 import { RefundRequest } from './use-cases/RefundRequest.js';
 import { RevokeApiKey } from './use-cases/RevokeApiKey.js';
 import { RotateApiKey } from './use-cases/RotateApiKey.js';
+import { UnbanApiKey } from './use-cases/UnbanApiKey.js';
+import { UpdateApiKey } from './use-cases/UpdateApiKey.js';
 
 /** The adapters the use cases need, one per port. */
 export interface PetStorePorts {
@@ -27,6 +38,10 @@ export interface PetStorePorts {
   keys: KeyStore;
   rateLimits: RateLimitStore;
   idempotency: IdempotencyStore;
+  /** Where every administrative action on keys is recorded. */
+  auditLog: AuditLog;
+  /** Where the keys' last use and usage per day are flushed. */
+  keyUsage: KeyUsageStore;
   clock: Clock;
 }
 
@@ -40,6 +55,8 @@ export interface PetStoreOptions {
   usageQueriesPerMinute?: number;
   /** How long idempotency records are kept and how long a duplicate waits for the first request. */
   idempotency?: IdempotencyOptions;
+  /** How many days of usage per key and day are kept (90 or more; default 90). */
+  keyUsageRetentionDays?: number;
 }
 
 /** Every use case of the service, wired to one set of ports, and the clock they read. */
@@ -50,13 +67,22 @@ export interface PetStore {
   createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
   admitRequest: AdmitRequest;
+  /** Checks an admitted request's key again once its body has arrived, counting nothing. */
+  confirmAdmission: ConfirmAdmission;
   /** Admits `GET /rate_limit`: counted apart from the key's quota, so it answers during a ban. */
   admitUsageQuery: AdmitUsageQuery;
   getRateLimitUsage: GetRateLimitUsage;
+  /** Holds the keys' use in memory: call `flush()` periodically (at most every 60 s) and at shutdown. */
+  keyUsageRecorder: KeyUsageRecorder;
   issueApiKey: IssueApiKey;
   listApiKeys: ListApiKeys;
-  revokeApiKey: RevokeApiKey;
+  getApiKey: GetApiKey;
+  updateApiKey: UpdateApiKey;
   rotateApiKey: RotateApiKey;
+  revokeApiKey: RevokeApiKey;
+  unbanApiKey: UnbanApiKey;
+  getApiKeyUsage: GetApiKeyUsage;
+  listAuditEvents: ListAuditEvents;
 }
 
 /**
@@ -64,23 +90,34 @@ export interface PetStore {
  * transport, the composition root and embedders all start from here.
  */
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
-  const { keys, rateLimits, idempotency, clock } = ports;
+  const { keys, rateLimits, idempotency, auditLog, keyUsage, clock } = ports;
   const pets = new SharedReadsPetRepository(ports.pets);
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
-  const authenticateCaller = new AuthenticateCaller(new AuthenticateKey(keys), enforceRateLimit, options.failedAuthPerMinute);
+  const authenticateKey = new AuthenticateKey(keys, clock);
+  const authenticateCaller = new AuthenticateCaller(authenticateKey, enforceRateLimit, options.failedAuthPerMinute);
   const refundRequest = new RefundRequest(rateLimits, clock);
+  const keyUsageRecorder = new KeyUsageRecorder(keyUsage, clock, options.keyUsageRetentionDays);
+  const views = new KeyViews(keyUsage, rateLimits, clock);
+  const audit = new KeyAudit(auditLog);
   return {
     clock,
     listPets: new ListPets(pets),
     createPet: new CreatePet(pets),
     createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
     getPet: new GetPet(pets, clock),
-    admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit, refundRequest),
-    admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, refundRequest, options.usageQueriesPerMinute),
+    admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock),
+    confirmAdmission: new ConfirmAdmission(authenticateKey),
+    admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock, options.usageQueriesPerMinute),
     getRateLimitUsage: new GetRateLimitUsage(keys, rateLimits, clock),
-    issueApiKey: new IssueApiKey(keys, clock),
-    listApiKeys: new ListApiKeys(keys),
-    revokeApiKey: new RevokeApiKey(keys, clock),
-    rotateApiKey: new RotateApiKey(keys),
+    keyUsageRecorder,
+    issueApiKey: new IssueApiKey(keys, audit, clock),
+    listApiKeys: new ListApiKeys(keys, views),
+    getApiKey: new GetApiKey(keys, views),
+    updateApiKey: new UpdateApiKey(keys, views, audit, clock),
+    rotateApiKey: new RotateApiKey(keys, views, audit, clock),
+    revokeApiKey: new RevokeApiKey(keys, views, audit, clock),
+    unbanApiKey: new UnbanApiKey(keys, rateLimits, views, audit, clock),
+    getApiKeyUsage: new GetApiKeyUsage(keys, keyUsage, clock),
+    listAuditEvents: new ListAuditEvents(auditLog),
   };
 }

@@ -2,6 +2,9 @@
 export { DomainError, type AnyDomainError, type DomainErrorCode } from './errors/DomainError.js';
 export { ValidationError, type FieldProblem } from './errors/ValidationError.js';
 export { UnauthorizedError, type UnauthorizedReason } from './errors/UnauthorizedError.js';
+export { KeyExpiredError } from './errors/KeyExpiredError.js';
+export { KeyDisabledError } from './errors/KeyDisabledError.js';
+export { InsufficientScopeError } from './errors/InsufficientScopeError.js';
 export { NotFoundError } from './errors/NotFoundError.js';
 export { RateLimitedError } from './errors/RateLimitedError.js';
 export { KeyBannedError } from './errors/KeyBannedError.js';
@@ -18,8 +21,11 @@ export { parsePetId } from './pet/parsePetId.js';
 export { encodePetCursor } from './pet/PetCursor.js';
 
 // Access: keys, plans, rate limits
-export { limitsOf, type ApiKey } from './access/ApiKey.js';
-export { API_KEY_PREFIX, hashApiKeySecret } from './access/ApiKeySecret.js';
+export { limitsOf, statusOf, type ApiKey, type KeyStatus, type LimitOverrides } from './access/ApiKey.js';
+export { API_KEY_PREFIX, apiKeyChecksum, hashApiKeySecret, isWellFormedApiKeySecret } from './access/ApiKeySecret.js';
+export { isScope, SCOPES, type Scope } from './access/Scope.js';
+export type { KeyView } from './access/KeyView.js';
+export { AUDIT_ACTORS, type AuditAction, type AuditActor, type AuditChange, type AuditEvent, type AuditValue } from './access/AuditEvent.js';
 export { isPlan, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
 export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
 export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';
@@ -28,7 +34,9 @@ export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';
 // Ports
 export type { Clock } from './ports/Clock.js';
 export type { PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
-export type { KeyStore } from './ports/KeyStore.js';
+export type { KeyChanges, KeyListRequest, KeyLookup, KeyPosition, KeyRotation, KeyStore, SecretGeneration } from './ports/KeyStore.js';
+export type { AuditListRequest, AuditLog, AuditPosition } from './ports/AuditLog.js';
+export type { DailyUsage, KeyUsageIncrement, KeyUsageStore, UtcDay } from './ports/KeyUsageStore.js';
 export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
 export type {
   ConsumeRequest,
@@ -63,11 +71,18 @@ export { GET_PET_SUNSET, GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';
 export { AuthenticateCaller, DEFAULT_FAILED_AUTH_PER_MINUTE, type CallerCredentials } from './use-cases/AuthenticateCaller.js';
-export { AdmitRequest, type Admission } from './use-cases/AdmitRequest.js';
+export { AdmitRequest, type Admission, type AdmissionRequest } from './use-cases/AdmitRequest.js';
+export { ConfirmAdmission } from './use-cases/ConfirmAdmission.js';
 export { AdmitUsageQuery, DEFAULT_USAGE_QUERIES_PER_MINUTE } from './use-cases/AdmitUsageQuery.js';
 export { RefundRequest } from './use-cases/RefundRequest.js';
 export { GetRateLimitUsage } from './use-cases/GetRateLimitUsage.js';
+export { KeyUsageRecorder, MIN_KEY_USAGE_RETENTION_DAYS } from './use-cases/KeyUsageRecorder.js';
 export { IssueApiKey, type IssueApiKeyInput, type IssuedApiKey } from './use-cases/IssueApiKey.js';
-export { ListApiKeys } from './use-cases/ListApiKeys.js';
+export { ListApiKeys, type KeyListing } from './use-cases/ListApiKeys.js';
+export { GetApiKey } from './use-cases/GetApiKey.js';
+export { UpdateApiKey, type ApiKeyUpdate } from './use-cases/UpdateApiKey.js';
+export { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS, RotateApiKey, type RotationOptions } from './use-cases/RotateApiKey.js';
 export { RevokeApiKey, type Revocation } from './use-cases/RevokeApiKey.js';
-export { RotateApiKey } from './use-cases/RotateApiKey.js';
+export { UnbanApiKey, type Unban } from './use-cases/UnbanApiKey.js';
+export { GetApiKeyUsage, MAX_USAGE_RANGE_DAYS, type KeyUsageReport, type UsageRange } from './use-cases/GetApiKeyUsage.js';
+export { ListAuditEvents, type AuditEventView, type AuditListing } from './use-cases/ListAuditEvents.js';

@@ -7,7 +7,7 @@ import { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/Li
 import { admission } from './middleware/admission.js';
 import { deprecationHeaders } from './middleware/deprecation.js';
 import { errorResponses, logToStderr, type InternalErrorListener } from './middleware/errorResponses.js';
-import { readJsonBody } from './middleware/jsonBody.js';
+import { readJsonBody, type JsonBody } from './middleware/jsonBody.js';
 import { HEADERS } from './openapi/components.js';
 import { openApiDocument } from './openapi/openApiDocument.js';
 import { createPet } from './operations/createPet.js';
@@ -95,18 +95,18 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   });
 
   const route = routeTable(prefix, operations);
-  const admit = admission(deps, options.trustedProxyHops ?? 0);
+  const { admit, confirm } = admission(deps, options.trustedProxyHops ?? 0);
   const markDeprecated = new Map(
     operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])),
   );
-  const noBody = { value: undefined, numberLiterals: new Map<string, string>() };
+  const noBody: JsonBody = { value: undefined, numberLiterals: new Map<string, string>() };
 
   async function answer(ctx: Context): Promise<void> {
     const found = route(ctx.method, ctx.url);
     if (found.kind !== 'operation') {
       // OPTIONS only describes a path (preflight or `Allow`): without credentials it needs no key and consumes no
       // quota; with a key it is counted like any request and carries the rate-limit headers.
-      if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted');
+      if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted', undefined);
       if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
       if (ctx.method !== 'OPTIONS')
         throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
@@ -117,9 +117,14 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     const { operation } = found;
     ctx.state['route'] = prefix + operation.path;
     markDeprecated.get(operation)?.(ctx);
-    const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission);
+    const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission, operation.scope);
     try {
-      const body = operation.requestBody ? await readJsonBody(ctx) : noBody;
+      let body = noBody;
+      if (operation.requestBody) {
+        body = await readJsonBody(ctx);
+        // The body may have taken long to arrive: the key is checked again before anything is stored.
+        if (admitted) await confirm(ctx, operation.scope, admitted);
+      }
       const request: OperationRequest = {
         params: found.params,
         query: found.query,

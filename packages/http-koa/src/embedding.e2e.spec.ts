@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
 import { createPetStore, InMemoryRateLimitStore } from '@petstore/core';
-import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+import {
+  FakeClock,
+  InMemoryAuditLog,
+  InMemoryIdempotencyStore,
+  InMemoryKeyStore,
+  InMemoryKeyUsageStore,
+  InMemoryPetRepository,
+} from '@petstore/core/testing';
 import Koa from 'koa';
 import { createPetsApi } from './createPetsApi.js';
 
@@ -12,9 +19,11 @@ describe('mounting the API in an existing Koa app', () => {
       keys: new InMemoryKeyStore(),
       rateLimits: new InMemoryRateLimitStore(),
       idempotency: new InMemoryIdempotencyStore(),
+      auditLog: new InMemoryAuditLog(),
+      keyUsage: new InMemoryKeyUsageStore(),
       clock: new FakeClock(),
     });
-    const { secret } = await store.issueApiKey.execute({ plan: 'free' });
+    const { secret } = await store.issueApiKey.execute({ plan: 'free' }, 'cli');
     const host = new Koa();
     host.use(createPetsApi({ ...store, publicBaseUrl: 'https://shelter.example/api/adoption/v1' }, { prefix: '/api/adoption/v1' }));
     host.use((ctx) => {

@@ -56,6 +56,7 @@ describeWithRedis('on Redis', (redis) => {
       const started = Date.now();
       await expect(consume()).rejects.toMatchObject({ code: 'service_unavailable', retryAfter: 5 });
       await expect(store.ping()).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(store.unban('key:outage')).rejects.toMatchObject({ code: 'service_unavailable' });
       // Fails fast (the command deadline) instead of queueing until Redis returns.
       expect(Date.now() - started).toBeLessThan(10_000);
       await redis().start();

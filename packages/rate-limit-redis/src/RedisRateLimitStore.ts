@@ -49,7 +49,12 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** The window counters, then the ban record. The braces make every key of a subject hash to one Redis Cluster slot. */
   private keysOf(subject: string, windows: readonly CountedWindow[]): string[] {
     const base = `${this.keyPrefix}:{${subject}}`;
-    return [...windows.map((w) => `${base}:${w.name}:${w.start}`), `${base}:ban`];
+    return [...windows.map((w) => `${base}:${w.name}:${w.start}`), this.banKeyOf(subject)];
+  }
+
+  /** The subject's strike and ban record (one hash). */
+  private banKeyOf(subject: string): string {
+    return `${this.keyPrefix}:{${subject}}:ban`;
   }
 
   async consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
@@ -94,6 +99,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (open.length === 0) return;
     try {
       await this.redis.petstoreRelease(open.length, ...this.keysOf(subject, open).slice(0, open.length));
+    } catch (error) {
+      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+    }
+  }
+
+  /** Deletes the strike and ban record: one command, atomic on its own, and harmless if Redis runs it late. */
+  async unban(subject: string): Promise<void> {
+    try {
+      await this.redis.del(this.banKeyOf(subject));
     } catch (error) {
       throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
     }

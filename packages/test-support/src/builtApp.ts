@@ -21,7 +21,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
     readyWhen: /Pet store listening on (\S+)/,
     timeoutMs,
   });
-  return { ...launched, url: launched.ready[1]!, firstRunKey: /^\s+(pst_[A-Za-z0-9_-]{43})$/m.exec(launched.output())?.[1] ?? null };
+  return { ...launched, url: launched.ready[1]!, firstRunKey: /^\s+(pst_[0-9A-Za-z]{36})$/m.exec(launched.output())?.[1] ?? null };
 }
 
 /** Runs the built admin CLI (`petstore ...`) as its own process. */

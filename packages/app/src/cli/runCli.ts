@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DomainError, limitsOf, type ApiKey, type RateLimitUsage } from '@petstore/core';
+import { DomainError, type KeyView, type PetStore, type RateLimitUsage } from '@petstore/core';
 import { ConfigError, loadConfig } from '../config.js';
 import { createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
@@ -64,16 +64,8 @@ function joinNegativeValues(args: string[]): string[] {
   return joined;
 }
 
-function keyTable(keys: ApiKey[]): string {
-  const rows = keys.map((k) => [
-    k.id,
-    k.name || '-',
-    k.plan,
-    String(limitsOf(k).perMinute),
-    String(limitsOf(k).perDay),
-    k.createdAt.toISOString(),
-    k.revokedAt?.toISOString() ?? '-',
-  ]);
+function keyTable(keys: KeyView[]): string {
+  const rows = keys.map((k) => [k.id, k.name || '-', k.plan, String(k.limits.perMinute), String(k.limits.perDay), k.createdAt, k.revokedAt ?? '-']);
   const header = ['ID', 'NAME', 'PLAN', 'PER-MINUTE', 'PER-DAY', 'CREATED', 'REVOKED'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   return [header, ...rows]
@@ -100,6 +92,18 @@ function usageTable(usage: RateLimitUsage): string {
   );
   const ban = usage.bannedUntil === null ? 'Not banned.' : `Banned until ${isoSeconds(usage.bannedUntil)}.`;
   return [`${usage.keyId} on the ${usage.plan} plan`, ...table, ban].join('\n');
+}
+
+/** Every key, a page at a time. */
+async function allKeys(store: PetStore): Promise<KeyView[]> {
+  const keys: KeyView[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await store.listApiKeys.execute({ limit: 100, ...(cursor !== null && { cursor }) });
+    keys.push(...page.keys);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return keys;
 }
 
 function exactlyOneId(positionals: string[], command: string): string {
@@ -147,33 +151,38 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         if (values.plan === undefined) throw new UsageError('keys create needs --plan free|pro|business|enterprise');
         const issued = await (
           await container.getAsync(TOKENS.PetStore)
-        ).issueApiKey.execute({
-          plan: values.plan,
-          name: values.name,
-          perMinute: limitFlag('--per-minute', values['per-minute']),
-          perDay: limitFlag('--per-day', values['per-day']),
-        });
+        ).issueApiKey.execute(
+          {
+            plan: values.plan,
+            name: values.name,
+            perMinute: limitFlag('--per-minute', values['per-minute']),
+            perDay: limitFlag('--per-day', values['per-day']),
+          },
+          'cli',
+        );
         io.out(issued.secret);
         io.err(`Created ${issued.key.id} on the ${issued.key.plan} plan. The secret above is shown only once.`);
         return 0;
       }
       case 'list': {
         const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } } });
-        const keys = await (await container.getAsync(TOKENS.PetStore)).listApiKeys.execute();
+        const keys = await allKeys(await container.getAsync(TOKENS.PetStore));
         io.out(values.json ? JSON.stringify(keys, null, 2) : keyTable(keys));
         return 0;
       }
       case 'revoke': {
-        const { key, alreadyRevoked } = await (await container.getAsync(TOKENS.PetStore)).revokeApiKey.execute(exactlyOneId(rest, 'revoke'));
+        const { key, alreadyRevoked } = await (await container.getAsync(TOKENS.PetStore)).revokeApiKey.execute(exactlyOneId(rest, 'revoke'), 'cli');
         if (alreadyRevoked) {
-          io.err(`error: ${key.id} was already revoked at ${key.revokedAt!.toISOString()}; nothing changed.`);
+          io.err(`error: ${key.id} was already revoked at ${key.revokedAt!}; nothing changed.`);
           return 1;
         }
-        io.out(`Revoked ${key.id} at ${key.revokedAt!.toISOString()}.`);
+        io.out(`Revoked ${key.id} at ${key.revokedAt!}.`);
         return 0;
       }
       case 'rotate': {
-        const issued = await (await container.getAsync(TOKENS.PetStore)).rotateApiKey.execute(exactlyOneId(rest, 'rotate'));
+        const issued = await (
+          await container.getAsync(TOKENS.PetStore)
+        ).rotateApiKey.execute(exactlyOneId(rest, 'rotate'), { gracePeriodSeconds: 0 }, 'cli');
         io.out(issued.secret);
         io.err(`Rotated ${issued.key.id}: the old secret no longer works. The new one above is shown only once.`);
         return 0;

@@ -1,20 +1,50 @@
 import { PLAN_LIMITS, type Plan, type RateLimits } from './Plan.js';
+import type { Scope } from './Scope.js';
 
-/** An API key as stored: never the secret itself, only its SHA-256 hash, kept beside this record by the KeyStore. */
+/** Per-key limits that replace the plan's; null keeps the plan's. Enterprise keys have both (the plan has none). */
+export interface LimitOverrides {
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+/**
+ * An API key as stored: never a secret, only the SHA-256 hashes of its current secret and (after a rotation) of
+ * its previous one, kept beside this record by the KeyStore.
+ */
 export interface ApiKey {
   id: string;
   name: string;
   plan: Plan;
-  /** Set for Enterprise keys only. */
-  customLimits: RateLimits | null;
+  limitOverrides: LimitOverrides;
+  /** Never empty, in the order of SCOPES. */
+  scopes: readonly Scope[];
+  /** From this instant on, the key is refused with `key_expired`; null: it does not expire. */
+  expiresAt: Date | null;
+  /** Refused with `key_disabled` while true; an operator can enable it again. */
+  disabled: boolean;
   createdAt: Date;
+  /** Revocation is final. */
   revokedAt: Date | null;
+  /** Until this instant the secret replaced by the last rotation still works; null when never rotated. */
+  previousSecretExpiresAt: Date | null;
 }
 
-export function limitsOf(key: ApiKey): RateLimits {
+/** The limits in force for a key: its overrides, else its plan's. */
+export function limitsOf(key: Pick<ApiKey, 'id' | 'plan' | 'limitOverrides'>): RateLimits {
+  const { perMinute, perDay } = key.limitOverrides;
   if (key.plan === 'enterprise') {
-    if (!key.customLimits) throw new Error(`Enterprise key ${key.id} has no custom limits`);
-    return key.customLimits;
+    if (perMinute === null || perDay === null) throw new Error(`Enterprise key ${key.id} has no custom limits`);
+    return { perMinute, perDay };
   }
-  return PLAN_LIMITS[key.plan];
+  const plan = PLAN_LIMITS[key.plan];
+  return { perMinute: perMinute ?? plan.perMinute, perDay: perDay ?? plan.perDay };
+}
+
+export type KeyStatus = 'active' | 'expired' | 'disabled' | 'revoked';
+
+/** What a request with this key's current secret gets at `now`: revoked first, then expired, then disabled. */
+export function statusOf(key: ApiKey, now: number): KeyStatus {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return 'expired';
+  return key.disabled ? 'disabled' : 'active';
 }

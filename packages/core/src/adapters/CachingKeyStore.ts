@@ -1,19 +1,23 @@
-import type { Clock } from '../ports/Clock.js';
-import type { KeyStore } from '../ports/KeyStore.js';
 import type { ApiKey } from '../access/ApiKey.js';
+import type { Clock } from '../ports/Clock.js';
+import type { KeyChanges, KeyListRequest, KeyLookup, KeyRotation, KeyStore } from '../ports/KeyStore.js';
 
 interface CachedLookup {
-  key: ApiKey | null;
+  found: KeyLookup | null;
   expiresAt: number;
 }
 
 /**
  * Remembers `findByHash` answers (found or not) for `ttlMs`, so authenticating a request costs no storage round
- * trip. A key revoked or rotated elsewhere (another process, the CLI) is therefore rejected within `ttlMs`.
- * At most `maxEntries` answers are kept; the oldest goes first.
+ * trip. A change made elsewhere (another instance, the CLI: a revocation, rotation, scope, plan, limit, expiry or
+ * disabled change) is therefore seen within `ttlMs`; a change made through this cache clears it at once. Time
+ * rules (expiry, a rotated-out secret's end) are judged on every request from the cached record, so they apply to
+ * the millisecond. At most `maxEntries` answers are kept; the oldest goes first.
  */
 export class CachingKeyStore implements KeyStore {
   private readonly lookups = new Map<string, CachedLookup>();
+  /** Moves on every change made through this cache: a lookup that started before a change is not remembered. */
+  private generation = 0;
 
   constructor(
     private readonly inner: KeyStore,
@@ -22,16 +26,18 @@ export class CachingKeyStore implements KeyStore {
     private readonly maxEntries = 10_000,
   ) {}
 
-  async findByHash(secretHash: string): Promise<ApiKey | null> {
+  async findByHash(secretHash: string): Promise<KeyLookup | null> {
     const now = this.clock.now().getTime();
     const cached = this.lookups.get(secretHash);
-    if (cached && cached.expiresAt > now) return cached.key;
+    if (cached && cached.expiresAt > now) return cached.found;
 
-    const key = await this.inner.findByHash(secretHash);
+    const generation = this.generation;
+    const found = await this.inner.findByHash(secretHash);
+    if (generation !== this.generation) return found;
     this.lookups.delete(secretHash);
     if (this.lookups.size >= this.maxEntries) this.lookups.delete(this.lookups.keys().next().value as string);
-    this.lookups.set(secretHash, { key, expiresAt: now + this.ttlMs });
-    return key;
+    this.lookups.set(secretHash, { found, expiresAt: now + this.ttlMs });
+    return found;
   }
 
   findById(id: string): Promise<ApiKey | null> {
@@ -43,17 +49,31 @@ export class CachingKeyStore implements KeyStore {
     return this.inner.create(key, secretHash);
   }
 
-  list(): Promise<ApiKey[]> {
-    return this.inner.list();
+  list(request: KeyListRequest): Promise<ApiKey[]> {
+    return this.inner.list(request);
   }
 
-  async revoke(id: string, at: Date): Promise<ApiKey | null> {
-    this.lookups.clear();
-    return this.inner.revoke(id, at);
+  update(id: string, changes: KeyChanges): Promise<ApiKey | null> {
+    return this.changing(() => this.inner.update(id, changes));
   }
 
-  async replaceSecretHash(id: string, secretHash: string): Promise<ApiKey | null> {
+  revoke(id: string, at: Date): Promise<ApiKey | null> {
+    return this.changing(() => this.inner.revoke(id, at));
+  }
+
+  rotate(id: string, rotation: KeyRotation): Promise<ApiKey | null> {
+    return this.changing(() => this.inner.rotate(id, rotation));
+  }
+
+  /** Changes are rare: forget every answer, and whatever a lookup racing the change would bring back. */
+  private async changing(change: () => Promise<ApiKey | null>): Promise<ApiKey | null> {
+    this.generation++;
     this.lookups.clear();
-    return this.inner.replaceSecretHash(id, secretHash);
+    try {
+      return await change();
+    } finally {
+      this.generation++;
+      this.lookups.clear();
+    }
   }
 }

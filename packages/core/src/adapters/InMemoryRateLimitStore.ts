@@ -117,6 +117,11 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     return Promise.resolve();
   }
 
+  unban(subject: string): Promise<void> {
+    this.strikes.delete(subject);
+    return Promise.resolve();
+  }
+
   private count(subject: string, subjectCounters: Counter[] | undefined, windows: readonly CountedWindow[]): void {
     let counters = subjectCounters;
     if (counters === undefined) {

@@ -6,11 +6,17 @@ import type { KeyBannedError } from './KeyBannedError.js';
 import type { GoneError } from './GoneError.js';
 import type { ServiceUnavailableError } from './ServiceUnavailableError.js';
 import type { IdempotencyInProgressError, IdempotencyKeyReusedError } from './IdempotencyErrors.js';
+import type { KeyExpiredError } from './KeyExpiredError.js';
+import type { KeyDisabledError } from './KeyDisabledError.js';
+import type { InsufficientScopeError } from './InsufficientScopeError.js';
 
 /** Every machine-readable code a domain error can carry; transports map each to a status once. */
 export type DomainErrorCode =
   | 'validation_error'
   | 'unauthorized'
+  | 'key_expired'
+  | 'key_disabled'
+  | 'insufficient_scope'
   | 'not_found'
   | 'rate_limited'
   | 'key_banned'
@@ -43,6 +49,9 @@ export abstract class DomainError extends Error {
 export type AnyDomainError =
   | ValidationError
   | UnauthorizedError
+  | KeyExpiredError
+  | KeyDisabledError
+  | InsufficientScopeError
   | NotFoundError
   | RateLimitedError
   | KeyBannedError

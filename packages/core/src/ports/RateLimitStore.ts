@@ -55,12 +55,15 @@ export type ConsumeResult =
  *    rejection's `retryAt` is still ahead, this is one more strike; else the strikes restart at zero with the new
  *    `retryAt`. At `ban.strikes` strikes the subject is banned until `now + ban.durationSeconds`: `banned`.
  * Entries expire on their own once their window (or ban) is over.
- * `read` reports the same counts and ban without changing anything: no count, no strike.
+ * `read` reports the same counts and ban without changing anything: no count, no strike (with no windows, the ban alone).
  * `release` gives one count back in each named window that has not ended at `now`, never below zero, and changes no
  * strike or ban: it undoes an admission whose request then failed because a dependency was down.
+ * `unban` lifts a ban in force and forgets the strikes, so the subject's next request is judged on its counts
+ * alone; the counts stay as they are.
  */
 export interface RateLimitStore {
   consume(request: ConsumeRequest): Promise<ConsumeResult>;
   read(request: ReadRequest): Promise<UsageReading>;
   release(request: ReleaseRequest): Promise<void>;
+  unban(subject: string): Promise<void>;
 }

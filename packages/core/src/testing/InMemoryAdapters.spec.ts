@@ -1,13 +1,19 @@
 import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
+import { describeAuditLogContract } from './contracts/AuditLogContract.js';
 import { describeIdempotencyStoreContract } from './contracts/IdempotencyStoreContract.js';
 import { describeKeyStoreContract } from './contracts/KeyStoreContract.js';
+import { describeKeyUsageStoreContract } from './contracts/KeyUsageStoreContract.js';
 import { describePetRepositoryContract } from './contracts/PetRepositoryContract.js';
 import { describeRateLimitStoreContract } from './contracts/RateLimitStoreContract.js';
+import { InMemoryAuditLog } from './InMemoryAuditLog.js';
 import { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
 import { InMemoryKeyStore } from './InMemoryKeyStore.js';
+import { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
 import { InMemoryPetRepository } from './InMemoryPetRepository.js';
 
 describePetRepositoryContract('InMemoryPetRepository', async () => ({ repository: new InMemoryPetRepository() }));
 describeKeyStoreContract('InMemoryKeyStore', async () => ({ store: new InMemoryKeyStore() }));
 describeRateLimitStoreContract('InMemoryRateLimitStore', async () => ({ store: new InMemoryRateLimitStore() }));
 describeIdempotencyStoreContract('InMemoryIdempotencyStore', async () => ({ store: new InMemoryIdempotencyStore() }));
+describeAuditLogContract('InMemoryAuditLog', async () => ({ log: new InMemoryAuditLog() }));
+describeKeyUsageStoreContract('InMemoryKeyUsageStore', async () => ({ store: new InMemoryKeyUsageStore() }));

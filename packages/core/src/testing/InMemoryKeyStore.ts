@@ -1,14 +1,25 @@
 import type { ApiKey } from '../access/ApiKey.js';
-import type { KeyStore } from '../ports/KeyStore.js';
+import type { KeyChanges, KeyListRequest, KeyLookup, KeyPosition, KeyRotation, KeyStore } from '../ports/KeyStore.js';
 
-const copy = (key: ApiKey): ApiKey => ({ ...key, customLimits: key.customLimits && { ...key.customLimits } });
+const copy = (key: ApiKey): ApiKey => ({ ...key, limitOverrides: { ...key.limitOverrides }, scopes: [...key.scopes] });
+
+interface KeyRecord {
+  key: ApiKey;
+  secretHash: string;
+  previousSecretHash: string | null;
+}
+
+const listingOrder = (a: KeyPosition, b: KeyPosition) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const isAfter = (key: ApiKey, position: KeyPosition) => listingOrder(key, position) > 0;
 
 export class InMemoryKeyStore implements KeyStore {
-  private readonly records = new Map<string, { key: ApiKey; secretHash: string }>();
+  private readonly records = new Map<string, KeyRecord>();
+  private readonly byHash = new Map<string, KeyRecord>();
 
-  findByHash(secretHash: string): Promise<ApiKey | null> {
-    for (const record of this.records.values()) if (record.secretHash === secretHash) return Promise.resolve(copy(record.key));
-    return Promise.resolve(null);
+  findByHash(secretHash: string): Promise<KeyLookup | null> {
+    const record = this.byHash.get(secretHash);
+    if (!record) return Promise.resolve(null);
+    return Promise.resolve({ key: copy(record.key), matched: record.secretHash === secretHash ? 'current' : 'previous' });
   }
 
   findById(id: string): Promise<ApiKey | null> {
@@ -18,12 +29,23 @@ export class InMemoryKeyStore implements KeyStore {
 
   create(key: ApiKey, secretHash: string): Promise<void> {
     if (this.records.has(key.id)) return Promise.reject(new Error(`duplicate key id ${key.id}`));
-    this.records.set(key.id, { key: copy(key), secretHash });
+    if (this.byHash.has(secretHash)) return Promise.reject(new Error('duplicate secret hash'));
+    const record: KeyRecord = { key: copy(key), secretHash, previousSecretHash: null };
+    this.records.set(key.id, record);
+    this.byHash.set(secretHash, record);
     return Promise.resolve();
   }
 
-  list(): Promise<ApiKey[]> {
-    return Promise.resolve([...this.records.values()].map((r) => copy(r.key)).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()));
+  list({ after, limit }: KeyListRequest): Promise<ApiKey[]> {
+    const keys = [...this.records.values()].map((r) => r.key).filter((key) => after === null || isAfter(key, after));
+    return Promise.resolve(keys.sort(listingOrder).slice(0, limit).map(copy));
+  }
+
+  update(id: string, changes: KeyChanges): Promise<ApiKey | null> {
+    const record = this.records.get(id);
+    if (!record) return Promise.resolve(null);
+    record.key = copy({ ...record.key, ...changes });
+    return Promise.resolve(copy(record.key));
   }
 
   revoke(id: string, at: Date): Promise<ApiKey | null> {
@@ -33,10 +55,15 @@ export class InMemoryKeyStore implements KeyStore {
     return Promise.resolve(copy(record.key));
   }
 
-  replaceSecretHash(id: string, secretHash: string): Promise<ApiKey | null> {
+  rotate(id: string, { secretHash, previousSecretExpiresAt }: KeyRotation): Promise<ApiKey | null> {
     const record = this.records.get(id);
     if (!record) return Promise.resolve(null);
+    if (this.byHash.has(secretHash)) return Promise.reject(new Error('duplicate secret hash'));
+    if (record.previousSecretHash !== null) this.byHash.delete(record.previousSecretHash);
+    record.previousSecretHash = record.secretHash;
     record.secretHash = secretHash;
+    record.key.previousSecretExpiresAt = previousSecretExpiresAt;
+    this.byHash.set(secretHash, record);
     return Promise.resolve(copy(record.key));
   }
 }

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../access/ApiKey.js';
+import { generateAuditEventId, type AuditEvent } from '../access/AuditEvent.js';
 import type { PetDraft } from '../pet/Pet.js';
 
 export function aPetDraft(overrides: Partial<PetDraft> = {}): PetDraft {
@@ -13,9 +14,26 @@ export function anApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
     id: `key_test${String(keyCount).padStart(12, '0')}`,
     name: `test key ${keyCount}`,
     plan: 'free',
-    customLimits: null,
+    limitOverrides: { perMinute: null, perDay: null },
+    scopes: ['pets:read', 'pets:write'],
+    expiresAt: null,
+    disabled: false,
     createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, keyCount)),
     revokedAt: null,
+    previousSecretExpiresAt: null,
+    ...overrides,
+  };
+}
+
+export function anAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
+  const at = overrides.at ?? new Date('2026-06-01T12:00:00Z');
+  return {
+    id: generateAuditEventId(at),
+    at,
+    actor: 'cli',
+    action: 'key.updated',
+    keyId: 'key_0123456789abcdef',
+    changes: { name: { before: 'old', after: 'new' } },
     ...overrides,
   };
 }

@@ -1,8 +1,10 @@
 import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
 import type { PetStorePorts } from '../createPetStore.js';
 import { FakeClock } from './FakeClock.js';
+import { InMemoryAuditLog } from './InMemoryAuditLog.js';
 import { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
 import { InMemoryKeyStore } from './InMemoryKeyStore.js';
+import { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
 import { InMemoryPetRepository } from './InMemoryPetRepository.js';
 
 /** Every port as a fresh in-memory adapter, with a settable clock: `createPetStore(inMemoryPorts())`. */
@@ -11,6 +13,8 @@ export interface InMemoryPorts extends PetStorePorts {
   keys: InMemoryKeyStore;
   rateLimits: InMemoryRateLimitStore;
   idempotency: InMemoryIdempotencyStore;
+  auditLog: InMemoryAuditLog;
+  keyUsage: InMemoryKeyUsageStore;
   clock: FakeClock;
 }
 
@@ -20,6 +24,8 @@ export function inMemoryPorts(now?: Date | string): InMemoryPorts {
     keys: new InMemoryKeyStore(),
     rateLimits: new InMemoryRateLimitStore(),
     idempotency: new InMemoryIdempotencyStore(),
+    auditLog: new InMemoryAuditLog(),
+    keyUsage: new InMemoryKeyUsageStore(),
     clock: new FakeClock(now),
   };
 }

@@ -3,7 +3,9 @@ export { FakeClock } from './FakeClock.js';
 export { InMemoryPetRepository } from './InMemoryPetRepository.js';
 export { InMemoryKeyStore } from './InMemoryKeyStore.js';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
+export { InMemoryAuditLog } from './InMemoryAuditLog.js';
+export { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
 
-export { aPetDraft, anApiKey } from './builders.js';
+export { aPetDraft, anApiKey, anAuditEvent } from './builders.js';
 export { inMemoryPorts, type InMemoryPorts } from './inMemoryPorts.js';
 export { validationProblems } from './validationProblems.js';

@@ -1,8 +1,12 @@
 import { limitsOf, type ApiKey } from '../access/ApiKey.js';
 import type { RateLimitState } from '../access/RateLimitState.js';
+import type { Scope } from '../access/Scope.js';
+import { InsufficientScopeError } from '../errors/InsufficientScopeError.js';
+import type { Clock } from '../ports/Clock.js';
 import type { AuthenticateCaller, CallerCredentials } from './AuthenticateCaller.js';
 import type { EnforceRateLimit } from './EnforceRateLimit.js';
 import type { RefundRequest } from './RefundRequest.js';
+import type { KeyUsageRecorder } from './KeyUsageRecorder.js';
 
 export interface Admission {
   key: ApiKey;
@@ -14,19 +18,42 @@ export interface Admission {
   release(): Promise<void>;
 }
 
-/** Admission to every API operation: authenticates the caller and counts the request against its key's plan. */
+export interface AdmissionRequest extends CallerCredentials {
+  /**
+   * The scope the operation needs: `pets:read` for the `GET` operations, `pets:write` for creating a pet; none for a
+   * request that names no operation (an unknown path or method, answered 404 or 405 once admitted).
+   */
+  scope: Scope | undefined;
+}
+
+/**
+ * Admission to every API operation: authenticates the caller, counts the request against its key's limits, then
+ * checks the operation's scope. A request outside the key's scopes is counted like any other answered request
+ * (InsufficientScopeError carries the state for the headers). The key's use is recorded in memory, no write.
+ */
 export class AdmitRequest {
   constructor(
     private readonly authenticateCaller: AuthenticateCaller,
     private readonly enforceRateLimit: EnforceRateLimit,
     private readonly refundRequest: RefundRequest,
+    private readonly usage: KeyUsageRecorder,
+    private readonly clock: Clock,
   ) {}
 
-  async execute(credentials: CallerCredentials): Promise<Admission> {
-    const key = await this.authenticateCaller.execute(credentials);
+  async execute(request: AdmissionRequest): Promise<Admission> {
+    const now = this.clock.now().getTime();
+    const key = await this.authenticateCaller.execute(request, now);
     const { perMinute, perDay } = limitsOf(key);
     const subject = `key:${key.id}`;
-    const rateLimit = await this.enforceRateLimit.execute(subject, { minute: perMinute, day: perDay });
+    let rateLimit: RateLimitState;
+    try {
+      rateLimit = await this.enforceRateLimit.execute(subject, { minute: perMinute, day: perDay }, now);
+    } catch (refused) {
+      this.usage.record(key.id, now, false);
+      throw refused;
+    }
+    this.usage.record(key.id, now, true);
+    if (request.scope !== undefined && !key.scopes.includes(request.scope)) throw new InsufficientScopeError(request.scope, rateLimit);
     return { key, rateLimit, release: () => this.refundRequest.execute(subject, rateLimit) };
   }
 }

@@ -13,8 +13,9 @@ export interface CallerCredentials {
 export const DEFAULT_FAILED_AUTH_PER_MINUTE = 60;
 
 /**
- * Authenticates the caller's key. A failed authentication is counted against the client's address instead (so
- * guessing keys is rate limited), and the UnauthorizedError carries that address bucket's state for the headers.
+ * Authenticates the caller's key. A failed authentication (unauthorized, key_expired, key_disabled) is counted
+ * against the client's address instead (so guessing keys is rate limited), and the error carries that address
+ * bucket's state for the headers.
  */
 export class AuthenticateCaller {
   constructor(
@@ -23,12 +24,13 @@ export class AuthenticateCaller {
     private readonly failedAuthPerMinute = DEFAULT_FAILED_AUTH_PER_MINUTE,
   ) {}
 
-  async execute({ secret, clientAddress }: CallerCredentials): Promise<ApiKey> {
+  /** `now` (epoch ms): the request's clock reading, when the caller has one. */
+  async execute({ secret, clientAddress }: CallerCredentials, now?: number): Promise<ApiKey> {
     try {
-      return await this.authenticate.execute(secret);
+      return await this.authenticate.execute(secret, now);
     } catch (error) {
-      if (DomainError.is(error) && error.code === 'unauthorized') {
-        error.rateLimit = await this.enforceRateLimit.execute(`address:${clientAddress}`, { minute: this.failedAuthPerMinute });
+      if (DomainError.is(error) && (error.code === 'unauthorized' || error.code === 'key_expired' || error.code === 'key_disabled')) {
+        error.rateLimit = await this.enforceRateLimit.execute(`address:${clientAddress}`, { minute: this.failedAuthPerMinute }, now);
       }
       throw error;
     }

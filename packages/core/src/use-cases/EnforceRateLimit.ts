@@ -24,8 +24,8 @@ export class EnforceRateLimit {
     private readonly ban: BanRule = DEFAULT_BAN_RULE,
   ) {}
 
-  async execute(subject: string, limits: WindowLimits): Promise<RateLimitState> {
-    const now = this.clock.now().getTime();
+  /** `now` (epoch ms) lets a caller that has read the clock for this request share that reading. */
+  async execute(subject: string, limits: WindowLimits, now = this.clock.now().getTime()): Promise<RateLimitState> {
     const windows = countedWindows(now, limits);
     const result = await this.store.consume({ subject, now, windows, ban: this.ban });
 

@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
 import { FakeClock } from '../testing/FakeClock.js';
+import { InMemoryAuditLog } from '../testing/InMemoryAuditLog.js';
 import { InMemoryKeyStore } from '../testing/InMemoryKeyStore.js';
 import { EnforceRateLimit } from './EnforceRateLimit.js';
 import { GetRateLimitUsage } from './GetRateLimitUsage.js';
 import { IssueApiKey } from './IssueApiKey.js';
+import { KeyAudit } from './KeyAudit.js';
 
 const unix = (iso: string) => Date.parse(iso) / 1000;
 
@@ -24,7 +26,7 @@ describe('GetRateLimitUsage', () => {
   });
 
   it("reports the plan and each window's limit, use, remaining and reset, without counting", async () => {
-    const { key } = await new IssueApiKey(keys, clock).execute({ plan: 'free' });
+    const { key } = await new IssueApiKey(keys, new KeyAudit(new InMemoryAuditLog()), clock).execute({ plan: 'free' }, 'cli');
     await enforce.execute(`key:${key.id}`, { minute: 60, day: 1000 });
     await enforce.execute(`key:${key.id}`, { minute: 60, day: 1000 });
     const first = await usage.execute(key.id);
@@ -42,12 +44,18 @@ describe('GetRateLimitUsage', () => {
   });
 
   it('uses the custom limits of an enterprise key', async () => {
-    const { key } = await new IssueApiKey(keys, clock).execute({ plan: 'enterprise', perMinute: 5, perDay: 7 });
+    const { key } = await new IssueApiKey(keys, new KeyAudit(new InMemoryAuditLog()), clock).execute(
+      { plan: 'enterprise', perMinute: 5, perDay: 7 },
+      'cli',
+    );
     expect((await usage.execute(key.id)).windows.map((w) => w.limit)).toEqual([5, 7]);
   });
 
   it('reports a ban in force, with nothing remaining until it ends', async () => {
-    const { key } = await new IssueApiKey(keys, clock).execute({ plan: 'enterprise', perMinute: 1, perDay: 10 });
+    const { key } = await new IssueApiKey(keys, new KeyAudit(new InMemoryAuditLog()), clock).execute(
+      { plan: 'enterprise', perMinute: 1, perDay: 10 },
+      'cli',
+    );
     await enforce.execute(`key:${key.id}`, { minute: 1, day: 10 });
     await enforce.execute(`key:${key.id}`, { minute: 1, day: 10 }).catch(() => undefined);
     await expect(enforce.execute(`key:${key.id}`, { minute: 1, day: 10 })).rejects.toMatchObject({ code: 'key_banned' });

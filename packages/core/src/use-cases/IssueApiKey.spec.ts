@@ -1,13 +1,10 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { hashApiKeySecret } from '../access/ApiKeySecret.js';
-import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
+import { hashApiKeySecret, isWellFormedApiKeySecret } from '../access/ApiKeySecret.js';
 import { createPetStore } from '../createPetStore.js';
-import type { IssueApiKey } from './IssueApiKey.js';
-import { ListApiKeys } from './ListApiKeys.js';
-import { RevokeApiKey } from './RevokeApiKey.js';
-import { RotateApiKey } from './RotateApiKey.js';
+import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
+import type { IssueApiKey, IssueApiKeyInput } from './IssueApiKey.js';
 
-describe('API key administration', () => {
+describe('IssueApiKey', () => {
   let ports: InMemoryPorts;
   let issue: IssueApiKey;
 
@@ -15,82 +12,163 @@ describe('API key administration', () => {
     ({ issueApiKey: issue } = createPetStore((ports = inMemoryPorts('2026-06-01T12:00:00Z'))));
   });
 
-  it('issues a prefixed secret with 256 random bits and stores only its hash', async () => {
-    const { key, secret } = await issue.execute({ plan: 'free', name: 'kiosk' });
-    expect(secret).toMatch(/^pst_[A-Za-z0-9_-]{43}$/);
+  const nothingStored = async () => {
+    expect(await ports.keys.list({ after: null, limit: 10 })).toEqual([]);
+    expect(await ports.auditLog.list({ keyId: null, before: null, limit: 10 })).toEqual([]);
+  };
+
+  it('issues a checksummed secret, stores only its hash, and answers the key as the admin views show it', async () => {
+    const { key, secret } = await issue.execute({ plan: 'free', name: 'kiosk' }, 'cli');
+    expect(isWellFormedApiKeySecret(secret) && secret.length).toBe(40);
     expect(key).toEqual({
       id: expect.stringMatching(/^key_[0-9a-f]{16}$/),
       name: 'kiosk',
       plan: 'free',
-      customLimits: null,
-      createdAt: ports.clock.now(),
+      limits: { perMinute: 60, perDay: 1_000 },
+      limitOverrides: { perMinute: null, perDay: null },
+      scopes: ['pets:read', 'pets:write'],
+      status: 'active',
+      expiresAt: null,
+      disabled: false,
+      createdAt: '2026-06-01T12:00:00.000Z',
+      lastUsedAt: null,
+      bannedUntil: null,
       revokedAt: null,
+      previousSecretExpiresAt: null,
     });
-    expect(await ports.keys.findByHash(hashApiKeySecret(secret))).toEqual(key);
-    expect(JSON.stringify(await ports.keys.list())).not.toContain(secret);
-    const other = await issue.execute({ plan: 'free' });
+    expect(await ports.keys.findByHash(hashApiKeySecret(secret))).toMatchObject({ key: { id: key.id }, matched: 'current' });
+    const other = await issue.execute({ plan: 'free' }, 'cli');
     expect(other.secret).not.toBe(secret);
     expect(other.key.id).not.toBe(key.id);
+    expect(other.key.name).toBe('');
   });
 
-  it('requires both custom limits for enterprise keys', async () => {
-    expect((await issue.execute({ plan: 'enterprise', perMinute: 5000, perDay: 1e6 })).key.customLimits).toEqual({ perMinute: 5000, perDay: 1e6 });
-    await expect(issue.execute({ plan: 'enterprise', perMinute: 5000 })).rejects.toMatchObject({
+  it('records the creation in the audit trail, with the fields set and never the secret', async () => {
+    const { key, secret } = await issue.execute({ plan: 'pro', name: 'partner', scopes: ['pets:read'], perDay: 20_000 }, 'admin-api');
+    const events = await ports.auditLog.list({ keyId: key.id, before: null, limit: 10 });
+    expect(events).toEqual([
+      {
+        id: expect.stringMatching(/^evt_[0-9a-f]{28}$/),
+        at: new Date('2026-06-01T12:00:00Z'),
+        actor: 'admin-api',
+        action: 'key.created',
+        keyId: key.id,
+        changes: {
+          name: { before: null, after: 'partner' },
+          plan: { before: null, after: 'pro' },
+          perDay: { before: null, after: 20_000 },
+          scopes: { before: null, after: ['pets:read'] },
+          disabled: { before: null, after: false },
+        },
+      },
+    ]);
+    expect(JSON.stringify(events)).not.toContain(secret);
+    expect(JSON.stringify(events)).not.toContain(hashApiKeySecret(secret));
+  });
+
+  it('gives a key the scopes it is told, in their canonical order', async () => {
+    expect((await issue.execute({ plan: 'free', scopes: ['pets:write', 'pets:read'] }, 'cli')).key.scopes).toEqual(['pets:read', 'pets:write']);
+    expect((await issue.execute({ plan: 'free', scopes: ['pets:write'] }, 'cli')).key.scopes).toEqual(['pets:write']);
+  });
+
+  it.each([[[]], [['pets:read', 'pets:read']], [['pets:delete']], ['pets:read'], [null]])('refuses the scopes %p', async (scopes) => {
+    await expect(issue.execute({ plan: 'free', scopes }, 'cli')).rejects.toMatchObject({
       code: 'validation_error',
-      details: [{ field: 'perDay', message: expect.stringContaining('required for enterprise') }],
+      details: [{ field: 'scopes', message: 'scopes must be a non-empty list of distinct scopes among pets:read, pets:write' }],
     });
-    await expect(issue.execute({ plan: 'enterprise', perMinute: 0, perDay: 1.5 })).rejects.toMatchObject({
+    await nothingStored();
+  });
+
+  it('sets an expiry in the future, given as ISO 8601 with an offset', async () => {
+    expect((await issue.execute({ plan: 'free', expiresAt: '2026-06-01T14:00:01+02:00' }, 'cli')).key).toMatchObject({
+      expiresAt: '2026-06-01T12:00:01.000Z',
+      status: 'active',
+    });
+    expect((await issue.execute({ plan: 'free', expiresAt: '2026-06-01T12:00:00.001Z' }, 'cli')).key.expiresAt).toBe('2026-06-01T12:00:00.001Z');
+  });
+
+  it.each(['2026-06-01T13:59:59+02:00', '2026-06-01T11:59:59Z', '2026-06-01T12:00:00Z'])(
+    'refuses the expiry %p: not in the future',
+    async (expiresAt) => {
+      await expect(issue.execute({ plan: 'free', expiresAt }, 'cli')).rejects.toMatchObject({
+        details: [{ field: 'expiresAt', message: 'expiresAt must be in the future (it is now 2026-06-01T12:00:00.000Z)' }],
+      });
+      await nothingStored();
+    },
+  );
+
+  it.each([
+    '2027-02-29T00:00:00Z',
+    '2027-13-01T00:00:00Z',
+    '2027-01-01T24:00:00Z',
+    '2027-01-01T00:00:00',
+    '2027-01-01',
+    'tomorrow',
+    1_900_000_000_000,
+    true,
+  ])('refuses the malformed expiry %p', async (expiresAt) => {
+    await expect(issue.execute({ plan: 'free', expiresAt }, 'cli')).rejects.toMatchObject({
+      details: [{ field: 'expiresAt', message: expect.stringContaining('ISO 8601 date and time with its offset') }],
+    });
+  });
+
+  it('takes per-key limits on any plan, each replacing the plan’s', async () => {
+    expect((await issue.execute({ plan: 'pro', perDay: 50_000 }, 'cli')).key).toMatchObject({
+      limits: { perMinute: 300, perDay: 50_000 },
+      limitOverrides: { perMinute: null, perDay: 50_000 },
+    });
+    expect((await issue.execute({ plan: 'free', perMinute: 5, perDay: null }, 'cli')).key.limits).toEqual({ perMinute: 5, perDay: 1_000 });
+  });
+
+  it('requires both limits for enterprise keys', async () => {
+    expect((await issue.execute({ plan: 'enterprise', perMinute: 5000, perDay: 1e6 }, 'cli')).key.limits).toEqual({ perMinute: 5000, perDay: 1e6 });
+    await expect(issue.execute({ plan: 'enterprise', perMinute: 5000 }, 'cli')).rejects.toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'perDay', message: 'perDay is required for enterprise keys and must be a positive integer' }],
+    });
+    await expect(issue.execute({ plan: 'enterprise', perMinute: 0, perDay: 1.5 }, 'cli')).rejects.toMatchObject({
       details: [{ field: 'perMinute' }, { field: 'perDay' }],
     });
+    expect(await ports.keys.list({ after: null, limit: 10 })).toHaveLength(1);
   });
 
-  it('rejects custom limits on other plans, unknown plans and bad names', async () => {
-    await expect(issue.execute({ plan: 'pro', perMinute: 5 })).rejects.toMatchObject({
-      details: [{ field: 'plan', message: expect.stringContaining('enterprise plan only') }],
-    });
-    await expect(issue.execute({ plan: 'gold' })).rejects.toMatchObject({
-      details: [{ field: 'plan', message: 'plan must be one of free, pro, business, enterprise' }],
-    });
-    await expect(issue.execute({ plan: 'free', name: 'x'.repeat(101) })).rejects.toMatchObject({ details: [{ field: 'name' }] });
-    await expect(issue.execute({ plan: 'free', name: 'a\nb' })).rejects.toMatchObject({ details: [{ field: 'name' }] });
-    expect(await ports.keys.list()).toEqual([]);
-  });
-
-  it('lists keys oldest first, revoked ones included', async () => {
-    const first = await issue.execute({ plan: 'free' });
-    ports.clock.advance(1000);
-    const second = await issue.execute({ plan: 'pro' });
-    await new RevokeApiKey(ports.keys, ports.clock).execute(first.key.id);
-    expect((await new ListApiKeys(ports.keys).execute()).map((k) => [k.id, k.revokedAt])).toEqual([
-      [first.key.id, ports.clock.now()],
-      [second.key.id, null],
-    ]);
-  });
-
-  it('answers not_found for an unknown id on revoke and rotate', async () => {
-    await expect(new RevokeApiKey(ports.keys, ports.clock).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(new RotateApiKey(ports.keys).execute('key_nope')).rejects.toMatchObject({ code: 'not_found' });
-  });
-
-  it('revokes once: a second revocation changes nothing and says the key was already revoked', async () => {
-    const { key } = await issue.execute({ plan: 'free' });
-    const first = await new RevokeApiKey(ports.keys, ports.clock).execute(key.id);
-    expect(first).toEqual({ key: { ...key, revokedAt: ports.clock.now() }, alreadyRevoked: false });
-    ports.clock.advance(60_000);
-    expect(await new RevokeApiKey(ports.keys, ports.clock).execute(key.id)).toEqual({ key: first.key, alreadyRevoked: true });
-  });
-
-  it('refuses an Enterprise key whose per-minute limit exceeds its per-day limit', async () => {
-    await expect(issue.execute({ plan: 'enterprise', perMinute: 10, perDay: 5 })).rejects.toMatchObject({
+  it('refuses a per-minute limit above the per-day limit in force, naming where each comes from', async () => {
+    await expect(issue.execute({ plan: 'enterprise', perMinute: 10, perDay: 5 }, 'cli')).rejects.toMatchObject({
       details: [{ field: 'perMinute', message: 'perMinute (10) must not exceed perDay (5): a day holds every minute' }],
     });
-    expect((await issue.execute({ plan: 'enterprise', perMinute: 5, perDay: 5 })).key.customLimits).toEqual({ perMinute: 5, perDay: 5 });
-    expect(await ports.keys.list()).toHaveLength(1);
+    await expect(issue.execute({ plan: 'free', perDay: 30 }, 'cli')).rejects.toMatchObject({
+      details: [{ field: 'perDay', message: "perMinute (60, the free plan's) must not exceed perDay (30): a day holds every minute" }],
+    });
+    await expect(issue.execute({ plan: 'free', perMinute: 2_000 }, 'cli')).rejects.toMatchObject({
+      details: [{ field: 'perMinute', message: "perMinute (2000) must not exceed perDay (1000, the free plan's): a day holds every minute" }],
+    });
+    expect((await issue.execute({ plan: 'enterprise', perMinute: 5, perDay: 5 }, 'cli')).key.limits).toEqual({ perMinute: 5, perDay: 5 });
   });
 
-  it('refuses to rotate a revoked key', async () => {
-    const { key } = await issue.execute({ plan: 'free' });
-    await new RevokeApiKey(ports.keys, ports.clock).execute(key.id);
-    await expect(new RotateApiKey(ports.keys).execute(key.id)).rejects.toMatchObject({ code: 'validation_error' });
+  it.each<[string, IssueApiKeyInput | unknown, { field: string; message?: unknown }[]]>([
+    ['no plan', {}, [{ field: 'plan', message: 'plan is required: one of free, pro, business, enterprise' }]],
+    ['an unknown plan', { plan: 'gold' }, [{ field: 'plan', message: 'plan must be one of free, pro, business, enterprise' }]],
+    ['a long name', { plan: 'free', name: 'x'.repeat(101) }, [{ field: 'name' }]],
+    ['a name with a control character', { plan: 'free', name: 'a\nb' }, [{ field: 'name' }]],
+    ['a name that is not text', { plan: 'free', name: 42 }, [{ field: 'name' }]],
+    ['a limit that is not a whole number', { plan: 'pro', perMinute: '5' }, [{ field: 'perMinute' }]],
+    [
+      'a setting only an update can give',
+      { plan: 'free', disabled: true },
+      [{ field: 'disabled', message: expect.stringContaining('not a setting') }],
+    ],
+    ['an unknown field', { plan: 'free', id: 'key_mine' }, [{ field: 'id' }]],
+    ['several problems at once', { plan: 'gold', name: 7, scopes: [] }, [{ field: 'plan' }, { field: 'name' }, { field: 'scopes' }]],
+    ['a body that is not an object', ['free'], [{ field: 'body' }, { field: 'plan' }]],
+  ])('refuses %s, storing nothing', async (_, input, details) => {
+    await expect(issue.execute(input as IssueApiKeyInput, 'cli')).rejects.toMatchObject({ code: 'validation_error', details });
+    await nothingStored();
+  });
+
+  it('treats undefined settings as not given (as a CLI passes absent flags)', async () => {
+    expect((await issue.execute({ plan: 'free', name: undefined, perMinute: undefined, expiresAt: undefined }, 'cli')).key.limits).toEqual({
+      perMinute: 60,
+      perDay: 1_000,
+    });
   });
 });

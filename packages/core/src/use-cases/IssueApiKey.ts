@@ -1,75 +1,70 @@
 import type { ApiKey } from '../access/ApiKey.js';
 import { generateApiKeyId, generateApiKeySecret, hashApiKeySecret } from '../access/ApiKeySecret.js';
-import { isPlan, PLANS, type RateLimits } from '../access/Plan.js';
-import { ValidationError, type FieldProblem } from '../errors/ValidationError.js';
+import type { AuditActor } from '../access/AuditEvent.js';
+import { toKeyView, type KeyView } from '../access/KeyView.js';
+import { PLANS } from '../access/Plan.js';
+import { limitProblems, parseKeySettings, type KeySettingName } from '../access/parseKeySettings.js';
+import { SCOPES } from '../access/Scope.js';
+import { ValidationError } from '../errors/ValidationError.js';
 import type { Clock } from '../ports/Clock.js';
 import type { KeyStore } from '../ports/KeyStore.js';
+import type { KeyAudit } from './KeyAudit.js';
 
+/** A new key's settings as a transport receives them; only `plan` is required. */
 export interface IssueApiKeyInput {
-  plan: unknown;
+  plan?: unknown;
   name?: unknown;
-  /** Enterprise only, and then required. */
+  /** Per-key limits on any plan (null or absent: the plan's); both required on Enterprise. */
   perMinute?: unknown;
   perDay?: unknown;
+  /** Default: every scope. */
+  scopes?: unknown;
+  /** ISO 8601 with offset, in the future; absent or null: no expiry. */
+  expiresAt?: unknown;
 }
 
 export interface IssuedApiKey {
-  key: ApiKey;
+  key: KeyView;
   /** Shown once; only its hash is stored. */
   secret: string;
 }
 
-const NAME_MAX = 100;
-const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
+const SETTINGS: readonly KeySettingName[] = ['name', 'plan', 'perMinute', 'perDay', 'scopes', 'expiresAt'];
 
-function customLimits(input: IssueApiKeyInput, problems: FieldProblem[]): RateLimits | null {
-  const given = input.perMinute !== undefined || input.perDay !== undefined;
-  if (input.plan !== 'enterprise') {
-    if (given) problems.push({ field: 'plan', message: 'custom limits (perMinute, perDay) are for the enterprise plan only' });
-    return null;
-  }
-  for (const field of ['perMinute', 'perDay'] as const) {
-    if (!isPositiveInteger(input[field]))
-      problems.push({ field, message: `${field} is required for enterprise keys and must be a positive integer` });
-  }
-  if (!isPositiveInteger(input.perMinute) || !isPositiveInteger(input.perDay)) return null;
-  if (input.perMinute > input.perDay) {
-    problems.push({
-      field: 'perMinute',
-      message: `perMinute (${input.perMinute}) must not exceed perDay (${input.perDay}): a day holds every minute`,
-    });
-    return null;
-  }
-  return { perMinute: input.perMinute, perDay: input.perDay };
-}
-
-/** Creates an API key on a plan and returns its secret, once. */
+/** Creates an API key and returns its secret, once. Audited as `key.created`. */
 export class IssueApiKey {
   constructor(
     private readonly keys: KeyStore,
+    private readonly audit: KeyAudit,
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: IssueApiKeyInput): Promise<IssuedApiKey> {
-    const problems: FieldProblem[] = [];
-    if (!isPlan(input.plan)) problems.push({ field: 'plan', message: `plan must be one of ${PLANS.join(', ')}` });
-    const name = input.name ?? '';
-    if (typeof name !== 'string' || name.length > NAME_MAX || /\p{Cc}/u.test(name)) {
-      problems.push({ field: 'name', message: `name must be text of at most ${NAME_MAX} characters` });
+  async execute(input: IssueApiKeyInput, actor: AuditActor): Promise<IssuedApiKey> {
+    const now = this.clock.now();
+    const { settings, problems } = parseKeySettings(input, SETTINGS, now);
+    const limitOverrides = { perMinute: settings.perMinute ?? null, perDay: settings.perDay ?? null };
+    if (settings.plan === undefined) {
+      if (!problems.some((p) => p.field === 'plan')) problems.push({ field: 'plan', message: `plan is required: one of ${PLANS.join(', ')}` });
+    } else if (!problems.some((p) => p.field === 'perMinute' || p.field === 'perDay')) {
+      problems.push(...limitProblems(settings.plan, limitOverrides));
     }
-    const limits = customLimits(input, problems);
-    if (problems.length > 0 || !isPlan(input.plan)) throw new ValidationError(problems);
+    if (problems.length > 0 || settings.plan === undefined) throw new ValidationError(problems);
 
     const secret = generateApiKeySecret();
     const key: ApiKey = {
       id: generateApiKeyId(),
-      name: name as string,
-      plan: input.plan,
-      customLimits: limits,
-      createdAt: this.clock.now(),
+      name: settings.name ?? '',
+      plan: settings.plan,
+      limitOverrides,
+      scopes: settings.scopes ?? [...SCOPES],
+      expiresAt: settings.expiresAt ?? null,
+      disabled: false,
+      createdAt: now,
       revokedAt: null,
+      previousSecretExpiresAt: null,
     };
     await this.keys.create(key, hashApiKeySecret(secret));
-    return { key, secret };
+    await this.audit.record(now, actor, 'key.created', null, key);
+    return { key: toKeyView(key, { lastUsedAt: null, bannedUntil: null }, now.getTime()), secret };
   }
 }

@@ -23,6 +23,7 @@ describe('RefundRequest', () => {
       consume: () => Promise.reject(new ServiceUnavailableError('rate-limit store')),
       read: () => Promise.reject(new ServiceUnavailableError('rate-limit store')),
       release: () => Promise.reject(new ServiceUnavailableError('rate-limit store')),
+      unban: () => Promise.reject(new ServiceUnavailableError('rate-limit store')),
     };
     const counted = {
       limit: 10,
@@ -38,6 +39,7 @@ describe('RefundRequest', () => {
       consume: () => Promise.reject(new Error('bug')),
       read: () => Promise.reject(new Error('bug')),
       release: () => Promise.reject(new Error('bug')),
+      unban: () => Promise.reject(new Error('bug')),
     };
     const counted = {
       limit: 10,

@@ -1,4 +1,4 @@
-import { DomainError, type Admission, type CallerCredentials, type PetStore } from '@petstore/core';
+import { DomainError, type Admission, type AdmissionRequest, type PetStore, type Scope } from '@petstore/core';
 import type { Context } from 'koa';
 import { clientAddressOf } from '../clientAddress.js';
 import { HttpError } from '../HttpError.js';
@@ -31,19 +31,34 @@ function authorizationHeaderCount(rawHeaders: readonly string[]): number {
  * Authenticates a request and counts it (with the use case its operation declares), and sets the limit headers.
  * The admission it answers can give its count back (`release`) when a dependency then refuses the request.
  */
-export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>) => Promise<Admission>;
+export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>, scope: Scope | undefined) => Promise<Admission>;
+
+/**
+ * Checks an admitted request's key once more, counting nothing (after a slow body: a key revoked, disabled, expired
+ * or narrowed meanwhile refuses the request, seen within the key cache's TTL).
+ */
+export type Confirm = (ctx: Context, scope: Scope | undefined, admitted: Admission) => Promise<void>;
 
 /**
  * Admission of every request in scope: `counted` with AdmitRequest, `usage-query` with AdmitUsageQuery. Repeated
  * Authorization headers are refused (400), and counted as a failed authentication of the address.
  */
-export function admission(store: Pick<PetStore, 'admitRequest' | 'admitUsageQuery' | 'clock'>, trustedProxyHops: number): Admit {
+export function admission(
+  store: Pick<PetStore, 'admitRequest' | 'admitUsageQuery' | 'confirmAdmission' | 'clock'>,
+  trustedProxyHops: number,
+): { admit: Admit; confirm: Confirm } {
   const admitters = { counted: store.admitRequest, 'usage-query': store.admitUsageQuery };
   const setHeaders = (ctx: Context, admission: Pick<Admission, 'rateLimit'>) =>
     setRateLimitHeaders(ctx, admission.rateLimit, store.clock.now().getTime());
 
-  return async function admit(ctx, kind) {
-    const credentials: CallerCredentials = { secret: bearerSecret(ctx.get('Authorization')), clientAddress: clientAddressOf(ctx, trustedProxyHops) };
+  const requestOf = (ctx: Context, scope: Scope | undefined): AdmissionRequest => ({
+    secret: bearerSecret(ctx.get('Authorization')),
+    clientAddress: clientAddressOf(ctx, trustedProxyHops),
+    scope,
+  });
+
+  const admit: Admit = async (ctx, kind, scope) => {
+    const credentials = requestOf(ctx, scope);
     if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
       // Counted as a failed authentication of the address (so it cannot be used to probe for free), answered 400.
       const refused = await admitters[kind].execute({ ...credentials, secret: null }).then(
@@ -59,4 +74,6 @@ export function admission(store: Pick<PetStore, 'admitRequest' | 'admitUsageQuer
     setHeaders(ctx, admitted);
     return admitted;
   };
+  const confirm: Confirm = (ctx, scope, admitted) => store.confirmAdmission.execute(requestOf(ctx, scope), admitted);
+  return { admit, confirm };
 }

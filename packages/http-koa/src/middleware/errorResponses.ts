@@ -42,6 +42,15 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
       if (error.rateLimit) setRateLimitHeaders(ctx, error.rateLimit, nowMs());
       ctx.set('WWW-Authenticate', error.reason === 'missing' ? REALM : `${REALM}, error="invalid_token", error_description="${error.message}"`);
       break;
+    case 'key_expired':
+    case 'key_disabled':
+      if (error.rateLimit) setRateLimitHeaders(ctx, error.rateLimit, nowMs());
+      ctx.set('WWW-Authenticate', `${REALM}, error="invalid_token", error_description="${error.message}"`);
+      break;
+    case 'insufficient_scope':
+      setRateLimitHeaders(ctx, error.rateLimit, nowMs());
+      ctx.set('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="${error.scope}"`);
+      break;
     case 'rate_limited':
     case 'key_banned':
       setRateLimitHeaders(ctx, error.state, nowMs());

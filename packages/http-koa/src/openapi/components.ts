@@ -90,7 +90,8 @@ export const RATE_LIMIT_HEADERS: readonly HeaderName[] = [
 /** What each error status means, for the document's error answers. */
 export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header).',
-  401: 'Missing or invalid API key. The rate-limit headers describe the per-address bucket of failed authentications.',
+  401: 'Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications.',
+  403: "The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota.",
   404: 'No such path (a mistyped URL), or no such resource: `not_found`.',
   405: 'The path exists, but does not answer this method: `Allow` lists those it answers.',
   408: 'The request did not arrive in time (the connection is closed).',

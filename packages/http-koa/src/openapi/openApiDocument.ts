@@ -19,7 +19,7 @@ const EDGE_ERRORS: readonly ErrorCode[] = [
   'internal_error',
   'service_unavailable',
 ];
-const ADMISSION_ERRORS: readonly ErrorCode[] = ['unauthorized', 'rate_limited', 'key_banned'];
+const ADMISSION_ERRORS: readonly ErrorCode[] = ['unauthorized', 'key_expired', 'key_disabled', 'rate_limited', 'key_banned'];
 const BODY_ERRORS: readonly ErrorCode[] = ['malformed_json', 'payload_too_large', 'unsupported_media_type'];
 
 /** Headers every error of this status carries beyond the common ones. */
@@ -83,6 +83,7 @@ function errorResponses(operation: Operation): Json {
   const codes = new Set<ErrorCode>([
     ...operation.errors,
     ...(operation.admission === 'none' ? [] : ADMISSION_ERRORS),
+    ...(operation.scope ? (['insufficient_scope'] as const) : []),
     ...(operation.requestBody ? BODY_ERRORS : []),
     ...EDGE_ERRORS,
   ]);
@@ -117,6 +118,8 @@ function operationObject(operation: Operation): Json {
     description: operation.description,
     ...(deprecated && { deprecated: true, 'x-sunset': deprecated.sunset.toISOString().slice(0, 10) }),
     ...(operation.admission === 'none' && { security: [] }),
+    // OpenAPI 3.1 lets a bearer scheme list the roles an operation needs: here, the key's scope.
+    ...(operation.scope && { security: [{ bearerAuth: [operation.scope] }] }),
     ...(operation.parameters && { parameters: operation.parameters }),
     ...(operation.requestBody && {
       requestBody: {

@@ -1,3 +1,4 @@
+import type { Scope } from '@petstore/core';
 import type { Context } from 'koa';
 import type { ErrorCode } from '../errorStatus.js';
 import type { HeaderName } from '../openapi/components.js';
@@ -59,6 +60,8 @@ interface OperationDescription {
   /** Under the API's prefix, in OpenAPI's template syntax: `/pets/{petId}`. */
   path: string;
   admission: Admission;
+  /** The scope an admitted key must have (`pets:read`, `pets:write`); none: any valid key. */
+  scope?: Scope;
   deprecated?: Deprecation;
   tag: string;
   summary: string;

@@ -11,6 +11,7 @@ export function createPet(store: PetStore, publicBaseUrl: string): Operation {
     method: 'POST',
     path: '/pets',
     admission: 'counted',
+    scope: 'pets:write',
     tag: 'pets',
     summary: 'Add an animal',
     description:

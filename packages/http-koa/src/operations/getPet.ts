@@ -17,6 +17,7 @@ export function getPet(store: PetStore): Operation {
     method: 'GET',
     path: '/pets/{petId}',
     admission: 'counted',
+    scope: 'pets:read',
     deprecated: { since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: '/pets' },
     tag: 'pets',
     summary: 'Get an animal (deprecated)',

@@ -14,6 +14,7 @@ export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: 
     method: 'GET',
     path: '/pets',
     admission: 'counted',
+    scope: 'pets:read',
     tag: 'pets',
     summary: 'List animals',
     description:

@@ -1,7 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPetStore, InMemoryRateLimitStore, type BanRule, type Plan, type PetRepository } from '@petstore/core';
-import { FakeClock, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+import {
+  FakeClock,
+  InMemoryAuditLog,
+  InMemoryIdempotencyStore,
+  InMemoryKeyStore,
+  InMemoryKeyUsageStore,
+  InMemoryPetRepository,
+} from '@petstore/core/testing';
 import { rawRequest, type RawRequestOptions, type RawResponse } from '@petstore/test-support';
 import { createHttpApp, type HttpAppOptions } from '../createHttpApp.js';
 import { createPetsApi } from '../createPetsApi.js';
@@ -48,7 +55,15 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const pets = new InMemoryPetRepository();
   const keys = new InMemoryKeyStore();
   const store = createPetStore(
-    { pets: options.petRepository ?? pets, keys, rateLimits: new InMemoryRateLimitStore(), idempotency: new InMemoryIdempotencyStore(), clock },
+    {
+      pets: options.petRepository ?? pets,
+      keys,
+      rateLimits: new InMemoryRateLimitStore(),
+      idempotency: new InMemoryIdempotencyStore(),
+      auditLog: new InMemoryAuditLog(),
+      keyUsage: new InMemoryKeyUsageStore(),
+      clock,
+    },
     { ban: options.ban, failedAuthPerMinute: options.failedAuthPerMinute, usageQueriesPerMinute: options.usageQueriesPerMinute },
   );
   const internalErrors: unknown[] = [];
@@ -77,7 +92,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     internalErrors,
     async issueKey(plan = 'free', limits) {
       const input = plan === 'enterprise' ? { plan, perMinute: limits?.perMinute ?? 1_000_000, perDay: limits?.perDay ?? 1_000_000_000 } : { plan };
-      return (await store.issueApiKey.execute(input)).secret;
+      return (await store.issueApiKey.execute(input, 'cli')).secret;
     },
     request,
     authed: (key, method, path, requestOptions = {}) =>

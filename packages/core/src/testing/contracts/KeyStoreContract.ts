@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import type { ApiKey } from '../../access/ApiKey.js';
 import { hashApiKeySecret } from '../../access/ApiKeySecret.js';
 import type { KeyStore } from '../../ports/KeyStore.js';
 import { openHarness, type Closable } from './harness.js';
@@ -14,51 +15,136 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
     beforeEach(() => {
       store = harness().store;
     });
+    const at = (iso: string) => new Date(iso);
 
-    it('finds a created key by the hash of its secret and by its id', async () => {
-      const key = anApiKey({ name: 'Shelter "North"', plan: 'pro', createdAt: new Date('2026-03-04T05:06:07.089Z') });
+    it('finds a created key by the hash of its secret (as the current one) and by its id', async () => {
+      const key = anApiKey({ name: 'Shelter "North"', plan: 'pro', createdAt: at('2026-03-04T05:06:07.089Z') });
       await store.create(key, hashApiKeySecret('secret-1'));
-      expect(await store.findByHash(hashApiKeySecret('secret-1'))).toEqual(key);
+      expect(await store.findByHash(hashApiKeySecret('secret-1'))).toEqual({ key, matched: 'current' });
       expect(await store.findById(key.id)).toEqual(key);
     });
 
-    it('keeps the custom limits of an enterprise key', async () => {
-      const key = anApiKey({ plan: 'enterprise', customLimits: { perMinute: 5_000, perDay: 2_000_000 } });
-      await store.create(key, hashApiKeySecret('secret-e'));
-      expect(await store.findById(key.id)).toEqual(key);
+    it('keeps every field: limit overrides, scopes, expiry, disabled, rotation end, revocation', async () => {
+      const keys = [
+        anApiKey({ plan: 'enterprise', limitOverrides: { perMinute: 5_000, perDay: 2_000_000 } }),
+        anApiKey({ plan: 'pro', limitOverrides: { perMinute: null, perDay: 20_000 }, scopes: ['pets:read'] }),
+        anApiKey({ plan: 'free', limitOverrides: { perMinute: 10, perDay: null }, scopes: ['pets:write'], disabled: true }),
+        anApiKey({
+          expiresAt: at('2027-01-02T03:04:05.006Z'),
+          previousSecretExpiresAt: at('2026-06-02T00:00:00.001Z'),
+          revokedAt: at('2026-06-03T00:00:00Z'),
+        }),
+      ];
+      for (const [i, key] of keys.entries()) await store.create(key, hashApiKeySecret(`secret-${i}`));
+      for (const key of keys) expect(await store.findById(key.id)).toEqual(key);
     });
 
     it('answers null for an unknown hash or id', async () => {
       await store.create(anApiKey(), hashApiKeySecret('known'));
       expect(await store.findByHash(hashApiKeySecret('unknown'))).toBeNull();
       expect(await store.findById('key_unknown')).toBeNull();
+      expect(await store.update('key_unknown', { name: 'x' })).toBeNull();
       expect(await store.revoke('key_unknown', new Date())).toBeNull();
-      expect(await store.replaceSecretHash('key_unknown', hashApiKeySecret('x'))).toBeNull();
+      expect(await store.rotate('key_unknown', { secretHash: hashApiKeySecret('x'), previousSecretExpiresAt: new Date() })).toBeNull();
+      expect(await store.findByHash(hashApiKeySecret('x'))).toBeNull();
     });
 
-    it('lists keys oldest first', async () => {
-      const newer = anApiKey({ createdAt: new Date('2026-02-01T00:00:00Z') });
-      const older = anApiKey({ createdAt: new Date('2026-01-01T00:00:00Z') });
-      await store.create(newer, hashApiKeySecret('newer'));
-      await store.create(older, hashApiKeySecret('older'));
-      expect(await store.list()).toEqual([older, newer]);
+    it('refuses a second key with the same id', async () => {
+      const key = anApiKey();
+      await store.create(key, hashApiKeySecret('first'));
+      await expect(store.create({ ...key, name: 'twin' }, hashApiKeySecret('second'))).rejects.toBeDefined();
+      expect(await store.findById(key.id)).toEqual(key);
+    });
+
+    it('lists keys oldest first (then by id), a page at a time after a position', async () => {
+      const sameInstant = at('2026-01-15T00:00:00Z');
+      const keys = [
+        anApiKey({ id: 'key_00000000000000b2', createdAt: sameInstant }),
+        anApiKey({ id: 'key_0000000000000003', createdAt: at('2026-02-01T00:00:00Z') }),
+        anApiKey({ id: 'key_00000000000000a1', createdAt: sameInstant }),
+        anApiKey({ id: 'key_00000000000000ff', createdAt: at('2026-01-01T00:00:00Z') }),
+      ];
+      for (const [i, key] of keys.entries()) await store.create(key, hashApiKeySecret(`listed-${i}`));
+      const [b2, k3, a1, ff] = keys as [ApiKey, ApiKey, ApiKey, ApiKey];
+      expect(await store.list({ after: null, limit: 10 })).toEqual([ff, a1, b2, k3]);
+      expect(await store.list({ after: null, limit: 2 })).toEqual([ff, a1]);
+      expect(await store.list({ after: { createdAt: a1.createdAt, id: a1.id }, limit: 2 })).toEqual([b2, k3]);
+      expect(await store.list({ after: { createdAt: k3.createdAt, id: k3.id }, limit: 2 })).toEqual([]);
+      // A position need not be a key's: a deleted or never-seen key still has its place in the order.
+      expect(await store.list({ after: { createdAt: sameInstant, id: 'key_00000000000000a5' }, limit: 5 })).toEqual([b2, k3]);
+    });
+
+    it('lists nothing from an empty store', async () => {
+      expect(await store.list({ after: null, limit: 5 })).toEqual([]);
+    });
+
+    it('updates only the given settings and returns the key as it now is', async () => {
+      const key = anApiKey({ plan: 'free' });
+      await store.create(key, hashApiKeySecret('to-update'));
+      const updated = await store.update(key.id, {
+        name: 'renamed',
+        plan: 'enterprise',
+        limitOverrides: { perMinute: 100, perDay: 1_000 },
+        scopes: ['pets:read'],
+        expiresAt: at('2027-01-01T00:00:00Z'),
+        disabled: true,
+      });
+      const expected = {
+        ...key,
+        name: 'renamed',
+        plan: 'enterprise' as const,
+        limitOverrides: { perMinute: 100, perDay: 1_000 },
+        scopes: ['pets:read' as const],
+        expiresAt: at('2027-01-01T00:00:00Z'),
+        disabled: true,
+      };
+      expect(updated).toEqual(expected);
+      expect(await store.findByHash(hashApiKeySecret('to-update'))).toEqual({ key: expected, matched: 'current' });
+      expect(await store.update(key.id, { expiresAt: null, disabled: false })).toEqual({ ...expected, expiresAt: null, disabled: false });
+      expect(await store.update(key.id, {})).toEqual({ ...expected, expiresAt: null, disabled: false });
     });
 
     it('revokes a key once: the first revocation time is kept', async () => {
       const key = anApiKey();
       await store.create(key, hashApiKeySecret('to-revoke'));
-      const first = new Date('2026-05-01T10:00:00Z');
+      const first = at('2026-05-01T10:00:00Z');
       expect(await store.revoke(key.id, first)).toEqual({ ...key, revokedAt: first });
-      expect(await store.revoke(key.id, new Date('2026-06-01T10:00:00Z'))).toEqual({ ...key, revokedAt: first });
-      expect(await store.findByHash(hashApiKeySecret('to-revoke'))).toEqual({ ...key, revokedAt: first });
+      expect(await store.revoke(key.id, at('2026-06-01T10:00:00Z'))).toEqual({ ...key, revokedAt: first });
+      expect(await store.findByHash(hashApiKeySecret('to-revoke'))).toEqual({ key: { ...key, revokedAt: first }, matched: 'current' });
     });
 
-    it('replaces the secret hash: the old secret no longer finds the key', async () => {
+    it('rotates: the new secret is current, the old one is found as previous with its end', async () => {
       const key = anApiKey();
       await store.create(key, hashApiKeySecret('old'));
-      expect(await store.replaceSecretHash(key.id, hashApiKeySecret('new'))).toEqual(key);
-      expect(await store.findByHash(hashApiKeySecret('old'))).toBeNull();
-      expect(await store.findByHash(hashApiKeySecret('new'))).toEqual(key);
+      const end = at('2026-06-02T12:00:00Z');
+      const rotated = { ...key, previousSecretExpiresAt: end };
+      expect(await store.rotate(key.id, { secretHash: hashApiKeySecret('new'), previousSecretExpiresAt: end })).toEqual(rotated);
+      expect(await store.findByHash(hashApiKeySecret('new'))).toEqual({ key: rotated, matched: 'current' });
+      expect(await store.findByHash(hashApiKeySecret('old'))).toEqual({ key: rotated, matched: 'previous' });
+    });
+
+    it('forgets the secret of an earlier rotation when rotating again', async () => {
+      const key = anApiKey();
+      await store.create(key, hashApiKeySecret('first'));
+      await store.rotate(key.id, { secretHash: hashApiKeySecret('second'), previousSecretExpiresAt: at('2026-06-02T00:00:00Z') });
+      const end = at('2026-06-03T00:00:00Z');
+      await store.rotate(key.id, { secretHash: hashApiKeySecret('third'), previousSecretExpiresAt: end });
+      expect(await store.findByHash(hashApiKeySecret('first'))).toBeNull();
+      expect(await store.findByHash(hashApiKeySecret('second'))).toEqual({ key: { ...key, previousSecretExpiresAt: end }, matched: 'previous' });
+      expect(await store.findByHash(hashApiKeySecret('third'))).toEqual({ key: { ...key, previousSecretExpiresAt: end }, matched: 'current' });
+    });
+
+    it('keeps the rotation state through updates and revocation', async () => {
+      const key = anApiKey();
+      await store.create(key, hashApiKeySecret('r-old'));
+      const end = at('2026-06-02T00:00:00Z');
+      await store.rotate(key.id, { secretHash: hashApiKeySecret('r-new'), previousSecretExpiresAt: end });
+      await store.update(key.id, { name: 'still rotated' });
+      const revokedAt = at('2026-06-01T13:00:00Z');
+      await store.revoke(key.id, revokedAt);
+      const expected = { ...key, name: 'still rotated', previousSecretExpiresAt: end, revokedAt };
+      expect(await store.findByHash(hashApiKeySecret('r-old'))).toEqual({ key: expected, matched: 'previous' });
+      expect(await store.findByHash(hashApiKeySecret('r-new'))).toEqual({ key: expected, matched: 'current' });
     });
   });
 }

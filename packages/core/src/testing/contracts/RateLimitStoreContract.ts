@@ -174,6 +174,43 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
       expect((await consume(subject, T0 + 4, 1, undefined, quickBan)).outcome).toBe('banned');
     });
 
+    it('reads the ban alone when asked for no windows', async () => {
+      const subject = newSubject();
+      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      expect(await harness().store.read({ subject, now: T0, windows: [] })).toEqual({ counts: [], bannedUntil: null });
+      for (let i = 0; i < 3; i++) await consume(subject, T0 + i, 1, undefined, quick);
+      expect(await harness().store.read({ subject, now: T0 + 3, windows: [] })).toEqual({ counts: [], bannedUntil: T0 + 2 + 30_000 });
+    });
+
+    it('lifts a ban on unban: the next request is judged on its counts alone', async () => {
+      const subject = newSubject();
+      const quick: BanRule = { strikes: 1, durationSeconds: 900 };
+      for (let i = 0; i < 3; i++) await consume(subject, T0 + i, 1, 100, quick);
+      expect((await consume(subject, T0 + 3, 1, 100, quick)).outcome).toBe('banned');
+      await harness().store.unban(subject);
+      expect(await read(subject, T0 + 4, 1, 100)).toEqual({ counts: [1, 1], bannedUntil: null });
+      // The minute is still full: rejected (a first rejection, not a strike), and admitted in the next minute.
+      expect(await consume(subject, T0 + 5, 1, 100, quick)).toEqual({ outcome: 'rejected', counts: [1, 1], retryAt: T0 + MINUTE });
+      expect(await consume(subject, T0 + MINUTE, 1, 100, quick)).toEqual({ outcome: 'admitted', counts: [1, 2] });
+    });
+
+    it('forgets the strikes on unban, so a rejected subject starts a new episode', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 1);
+      for (let i = 0; i < BAN.strikes - 1; i++) expect((await consume(subject, T0 + 10 + i, 1)).outcome).toBe('rejected'); // 1 rejection + 8 strikes
+      await harness().store.unban(subject);
+      for (let i = 0; i < BAN.strikes; i++) expect((await consume(subject, T0 + 100 + i, 1)).outcome).toBe('rejected');
+      expect((await consume(subject, T0 + 200, 1)).outcome).toBe('banned');
+    });
+
+    it('changes nothing when unbanning a subject that is not banned or never seen', async () => {
+      const subject = newSubject();
+      await consume(subject, T0, 3);
+      await harness().store.unban(subject);
+      await harness().store.unban(newSubject());
+      expect(await consume(subject, T0 + 1, 3)).toEqual({ outcome: 'admitted', counts: [2] });
+    });
+
     it('uses the ban rule it is given', async () => {
       const subject = newSubject();
       const quick: BanRule = { strikes: 1, durationSeconds: 30 };

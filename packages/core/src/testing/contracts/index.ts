@@ -3,3 +3,5 @@ export { describePetRepositoryContract, type PetRepositoryHarness } from './PetR
 export { describeKeyStoreContract, type KeyStoreHarness } from './KeyStoreContract.js';
 export { describeRateLimitStoreContract, type RateLimitStoreHarness } from './RateLimitStoreContract.js';
 export { describeIdempotencyStoreContract, type IdempotencyStoreHarness } from './IdempotencyStoreContract.js';
+export { describeAuditLogContract, type AuditLogHarness } from './AuditLogContract.js';
+export { describeKeyUsageStoreContract, type KeyUsageStoreHarness } from './KeyUsageStoreContract.js';

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import type { ApiKey } from './ApiKey.js';
+
+/** Who made a change: the `petstore keys` CLI, the admin HTTP API, or the service itself (the first-run key). */
+export const AUDIT_ACTORS = ['cli', 'admin-api', 'system'] as const;
+export type AuditActor = (typeof AUDIT_ACTORS)[number];
+
+export type AuditAction = 'key.created' | 'key.updated' | 'key.rotated' | 'key.revoked' | 'key.unbanned';
+
+/** A field's value as recorded: instants as ISO 8601 text, never a secret or a secret's hash. */
+export type AuditValue = string | number | boolean | null | readonly string[];
+
+export interface AuditChange {
+  before: AuditValue;
+  after: AuditValue;
+}
+
+/** One administrative action on one key, as appended to the AuditLog. */
+export interface AuditEvent {
+  /** `evt_` and 28 hex digits; in the order of `at`, then of appending within one process. */
+  id: string;
+  at: Date;
+  actor: AuditActor;
+  action: AuditAction;
+  keyId: string;
+  /** The fields the action changed, by name; empty when it changed nothing (revoking a revoked key). */
+  changes: Readonly<Record<string, AuditChange>>;
+}
+
+let sequence = 0;
+
+/** Sorts as `at` does, then in the order of creation within this process, then at random across processes. */
+export function generateAuditEventId(at: Date): string {
+  sequence = (sequence + 1) % 0x10000;
+  return `evt_${at.getTime().toString(16).padStart(12, '0')}${sequence.toString(16).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
+}
+
+const sameValue = (a: AuditValue, b: AuditValue): boolean =>
+  Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;
+
+/** The fields whose values differ between `before` and `after` (a field missing on one side is null there). */
+export function changesBetween(
+  before: Readonly<Record<string, AuditValue>>,
+  after: Readonly<Record<string, AuditValue>>,
+): Record<string, AuditChange> {
+  const changes: Record<string, AuditChange> = {};
+  for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const was = before[field] ?? null;
+    const is = after[field] ?? null;
+    if (!sameValue(was, is)) changes[field] = { before: was, after: is };
+  }
+  return changes;
+}
+
+const iso = (instant: Date | null) => instant?.toISOString() ?? null;
+
+/** A key's settings and state as the audit trail records them (the override fields under their input names). */
+export function auditedFieldsOf(key: ApiKey): Record<string, AuditValue> {
+  return {
+    name: key.name,
+    plan: key.plan,
+    perMinute: key.limitOverrides.perMinute,
+    perDay: key.limitOverrides.perDay,
+    scopes: [...key.scopes],
+    expiresAt: iso(key.expiresAt),
+    disabled: key.disabled,
+    revokedAt: iso(key.revokedAt),
+    previousSecretExpiresAt: iso(key.previousSecretExpiresAt),
+  };
+}
