@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * The opaque keyset cursor of an admin listing (keys, audit events): "continue past this instant and id", bound to
@@ -14,7 +14,7 @@ export interface Position {
 }
 
 function checksum(listing: string, at: number, id: string): string {
-  return createHash('sha256').update(`petstore-position|${VERSION}|${listing}|${at}|${id}`).digest('base64url').slice(0, 12);
+  return hash('sha256', `petstore-position|${VERSION}|${listing}|${at}|${id}`, 'base64url').slice(0, 12);
 }
 
 export function encodePositionCursor(listing: string, { at, id }: Position): string {
@@ -22,13 +22,14 @@ export function encodePositionCursor(listing: string, { at, id }: Position): str
   return Buffer.from(`${VERSION}.${ms}.${id}.${checksum(listing, ms, id)}`).toString('base64url');
 }
 
-/** The position, or null for a malformed or tampered cursor, or one from another listing. */
+/** The position, or null for a malformed or tampered cursor, or one from another listing; only the exact text
+ * `encodePositionCursor` writes (base64url's unused bits must not make an edited cursor valid). */
 export function decodePositionCursor(listing: string, cursor: unknown): Position | null {
   if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
-  const [version, msText, id, sum, ...rest] = Buffer.from(cursor, 'base64url').toString('latin1').split('.');
+  const [version, msText, id, , ...rest] = Buffer.from(cursor, 'base64url').toString('latin1').split('.');
   if (version !== VERSION || rest.length > 0 || msText === undefined || id === undefined || !/^[0-9]{1,15}$/.test(msText) || !ID_SHAPE.test(id)) {
     return null;
   }
-  const ms = Number(msText);
-  return sum === checksum(listing, ms, id) ? { at: new Date(ms), id } : null;
+  const position = { at: new Date(Number(msText)), id };
+  return encodePositionCursor(listing, position) === cursor ? position : null;
 }

@@ -51,6 +51,16 @@ describe('checkListPetsRequest', () => {
       expect(problemsOf({ cursor: soldCursor }).map((p) => p.field)).toEqual(['cursor']);
     });
 
+    it('accepts only the exact text it wrote: another last character that decodes to the same bytes is refused', () => {
+      const cursor = encodePetCursor(420, undefined); // 19 bytes: its last character has 4 unused bits
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const sameBytes = [...alphabet]
+        .map((last) => cursor.slice(0, -1) + last)
+        .filter((edited) => edited !== cursor && Buffer.from(edited, 'base64url').equals(Buffer.from(cursor, 'base64url')));
+      expect(sameBytes.length).toBeGreaterThan(0);
+      for (const edited of sameBytes) expect(problemsOf({ cursor: edited }).map((p) => p.field)).toEqual(['cursor']);
+    });
+
     it('rejects tampered, truncated and garbage cursors', () => {
       const cursor = encodePetCursor(42, undefined);
       const forged = Buffer.from(Buffer.from(cursor, 'base64url').toString().replace('42', '43')).toString('base64url');

@@ -14,18 +14,26 @@ describe('parseNewPet', () => {
     expect(parseNewPet({ name: 'Rex', categoryId: 1, status })).toEqual({ name: 'Rex', categoryId: 1, status });
   });
 
-  it('accepts the boundaries: 1 and 100 characters, categoryId 1 and 2^53-1, emoji counted as one character', () => {
+  it('accepts the boundaries: 1 and 100 characters, categoryId 1 and 2^53-1, an emoji of one code point counted as one', () => {
     expect(parseNewPet({ name: 'R', categoryId: 1 }).name).toBe('R');
     expect(parseNewPet({ name: 'x'.repeat(100), categoryId: 9007199254740991 }).categoryId).toBe(9007199254740991);
     expect(parseNewPet({ name: '🐶'.repeat(100), categoryId: 2 }).name).toBe('🐶'.repeat(100));
     expect(parseNewPet({ name: '  Rex  ', categoryId: 2 }).name).toBe('  Rex  ');
   });
 
-  it('counts user-perceived characters (grapheme clusters), so modified and joined emoji count as one', () => {
-    for (const emoji of ['👍🏽', '👨‍👩‍👧‍👦', '🇫🇷', 'é']) {
-      expect(parseNewPet({ name: emoji.repeat(100), categoryId: 1 }).name).toBe(emoji.repeat(100));
-      expect(problemsOf({ name: emoji.repeat(101), categoryId: 1 })).toEqual([{ field: 'name', message: 'name must be 1 to 100 characters long' }]);
+  it("counts Unicode code points, as JSON Schema's maxLength does: a skin-toned or joined emoji or a flag counts as several", () => {
+    const tooLong = [{ field: 'name', message: 'name must be 1 to 100 characters (Unicode code points) long' }];
+    for (const [emoji, codePoints] of [['👍🏽', 2], ['👨‍👩‍👧‍👦', 7], ['🇫🇷', 2], ['e\u0301', 2]] as const) {
+      const fits = Math.floor(100 / codePoints);
+      expect(parseNewPet({ name: emoji.repeat(fits), categoryId: 1 }).name).toBe(emoji.repeat(fits));
+      expect(problemsOf({ name: emoji.repeat(fits + 1), categoryId: 1 })).toEqual(tooLong);
     }
+    expect(problemsOf({ name: `R${'\u0301'.repeat(1000)}`, categoryId: 1 })).toEqual(tooLong);
+  });
+
+  it('says a categoryId too large for a JSON number is out of range, not that it is a string', () => {
+    const body = JSON.parse(`{"name":"Rex","categoryId":${'9'.repeat(1000)}}`) as unknown;
+    expect(problemsOf(body)).toEqual([{ field: 'categoryId', message: 'categoryId must be between 1 and 9007199254740991' }]);
   });
 
   it.each([
@@ -74,8 +82,8 @@ describe('parseNewPet', () => {
   it.each([
     [123, 'name must be a string'],
     [null, 'name is required'],
-    ['', 'name must be 1 to 100 characters long'],
-    ['x'.repeat(101), 'name must be 1 to 100 characters long'],
+    ['', 'name must be 1 to 100 characters (Unicode code points) long'],
+    ['x'.repeat(101), 'name must be 1 to 100 characters (Unicode code points) long'],
     ['   ', 'name must contain at least one visible character'],
     ['Re\nx', 'name must not contain control characters'],
     ['Re\u0000x', 'name must not contain control characters'],

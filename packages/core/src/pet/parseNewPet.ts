@@ -12,12 +12,16 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/u;
 // Characters that reorder or break the text around the name wherever it is shown (Trojan Source, CVE-2021-42574).
 const BIDI_OR_SEPARATOR = /[\p{Bidi_Control}\u2028\u2029]/u;
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-/** User-perceived characters: a thumbs-up with a skin tone, a flag or a letter with its accents is one. */
-function graphemeCount(text: string): number {
+/**
+ * Unicode code points: what JSON Schema's `maxLength` counts, so the served document and this rule agree (a flag
+ * is two, a family emoji seven; a letter with a thousand combining marks is a thousand and one).
+ */
+function codePointCount(text: string): number {
   let count = 0;
-  for (const _ of graphemes.segment(text)) count++;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff || i === 0 || text.charCodeAt(i - 1) < 0xd800 || text.charCodeAt(i - 1) > 0xdbff) count++;
+  }
   return count;
 }
 
@@ -28,11 +32,11 @@ const IsWellFormedText = (message: string) =>
 const DoesNotMatch = (pattern: RegExp, message: string) =>
   ValidateBy({ name: 'doesNotMatch', validator: { validate: (value) => typeof value === 'string' && !pattern.test(value) } }, { message });
 
-const HasGraphemesBetween = (min: number, max: number, message: string) =>
+const HasCodePointsBetween = (min: number, max: number, message: string) =>
   ValidateBy(
     {
-      name: 'hasGraphemesBetween',
-      validator: { validate: (value) => typeof value === 'string' && graphemeCount(value) >= min && graphemeCount(value) <= max },
+      name: 'hasCodePointsBetween',
+      validator: { validate: (value) => typeof value === 'string' && codePointCount(value) >= min && codePointCount(value) <= max },
     },
     { message },
   );
@@ -50,14 +54,18 @@ class NewPetRules {
   @Matches(/^\P{Cc}*$/u, { message: 'name must not contain control characters' })
   @DoesNotMatch(BIDI_OR_SEPARATOR, 'name must not contain bidirectional controls or line or paragraph separators')
   @Matches(VISIBLE, { message: 'name must contain at least one visible character' })
-  @HasGraphemesBetween(1, NAME_MAX, `name must be 1 to ${NAME_MAX} characters long`)
+  @HasCodePointsBetween(1, NAME_MAX, `name must be 1 to ${NAME_MAX} characters (Unicode code points) long`)
   @IsString({ message: 'name must be a string' })
   name: unknown;
 
   @IsDefined({ message: 'categoryId is required' })
   @Max(MAX_ID, { message: `categoryId must be between 1 and ${MAX_ID}` })
   @Min(1, { message: `categoryId must be between 1 and ${MAX_ID}` })
-  @IsInt({ message: 'categoryId must be an integer (a JSON number, not a string)' })
+  // JSON.parse reads an integer of a thousand digits as Infinity: out of range, whatever else it is.
+  @IsInt({
+    message: ({ value }) =>
+      value === Infinity || value === -Infinity ? `categoryId must be between 1 and ${MAX_ID}` : 'categoryId must be an integer (a JSON number, not a string)',
+  })
   categoryId: unknown;
 
   @ValidateIf((input: NewPetRules) => input.status !== undefined)

@@ -23,7 +23,11 @@ export const PetSchema = {
   required: ['id', 'name', 'categoryId', 'status'],
   properties: {
     id: { ...id, description: 'Assigned by the service on creation.' },
-    name: { type: 'string', minLength: 1, maxLength: 100 },
+    name: {
+      type: 'string',
+      minLength: 1,
+      description: 'At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters).',
+    },
     categoryId: { ...id, description: 'The category the animal belongs to.' },
     status: PetStatusSchema,
   },
@@ -36,7 +40,14 @@ export const NewPetSchema = {
   additionalProperties: false,
   required: ['name', 'categoryId'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'No control characters.' },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      pattern: '\\S',
+      description:
+        '1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators.',
+    },
     categoryId: { ...id, description: 'The category the animal belongs to.' },
     status: { ...PetStatusSchema, description: 'Defaults to `available`.' },
   },
