@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ERROR_STATUS, type ErrorCode } from './errorStatus.js';
+import { JSON_CONTENT_TYPE } from './jsonContentType.js';
 
 const ANSWERS: Record<string, [ErrorCode, string]> = {
   HPE_HEADER_OVERFLOW: ['request_header_too_large', 'The request headers are too large (16 KiB at most).'],
@@ -38,7 +39,7 @@ function endWithError(socket: Duplex, code: ErrorCode, message: string, head: bo
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${randomUUID()}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${extra}Connection: close\r\n\r\n${head ? '' : body}`,
   );
 }

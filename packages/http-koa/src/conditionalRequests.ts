@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Context } from 'koa';
+import { JSON_CONTENT_TYPE } from './jsonContentType.js';
 
 /**
  * A strong entity tag derived from the representation alone (its body and its `Link`), so every instance, before
@@ -40,6 +41,6 @@ export function sendWithEntityTag(ctx: Context, body: string, tag = entityTag(bo
     ctx.status = 304;
     return;
   }
-  ctx.set('Content-Type', 'application/json; charset=utf-8'); // what `ctx.type = 'application/json'` sets, without the lookup
+  ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = body;
 }

@@ -1,6 +1,7 @@
 import Koa, { type Context, type Middleware } from 'koa';
 import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
 import { HttpError } from './HttpError.js';
+import { JSON_CONTENT_TYPE } from './jsonContentType.js';
 import { apiReference } from './middleware/apiReference.js';
 import { describeRequest, errorResponses, logToStderr, routeOf, type FailedRequest } from './middleware/errorResponses.js';
 import { protocolChecks } from './middleware/protocolChecks.js';
@@ -58,6 +59,7 @@ function health(readiness: () => Promise<void>): Middleware {
     if (ctx.path !== '/livez' && ctx.path !== '/readyz') return next();
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/readyz') await readiness();
+    ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = { status: ctx.path === '/livez' ? 'ok' : 'ready' };
   };
 }

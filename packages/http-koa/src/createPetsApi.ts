@@ -1,5 +1,5 @@
 import cors from '@koa/cors';
-import { DomainError, type PetStore } from '@petstore/core';
+import { DomainError, ValidationError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { HttpError } from './HttpError.js';
@@ -62,6 +62,23 @@ function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document:
   ];
 }
 
+/**
+ * Query parameters an operation does not declare are refused, on every operation (docs/decisions/strict-query-
+ * parameters.md): a typo never goes unnoticed. Null when there are none.
+ */
+function unknownQueryParameters(operation: Operation, query: Readonly<Record<string, unknown>>): ValidationError | null {
+  let problems: { field: string; message: string }[] | null = null;
+  for (const field in query) {
+    if (operation.parameters?.some((p) => p.in === 'query' && p.name === field)) continue;
+    const known = operation.parameters?.filter((p) => p.in === 'query').map((p) => p.name) ?? [];
+    (problems ??= []).push({
+      field,
+      message: `${field} is not a known query parameter (${known.length === 0 ? 'this operation takes none' : `use ${known.slice(0, -1).join(', ')}${known.length > 1 ? ' or ' : ''}${known.at(-1)}`})`,
+    });
+  }
+  return problems && new ValidationError(problems);
+}
+
 function headerOf(ctx: Context): (name: string) => string | undefined {
   return (name) => {
     const values = ctx.req.headersDistinct[name];
@@ -87,6 +104,8 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       'Browse and add animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`; every ' +
       'answer carries the rate-limit headers. Unknown paths answer 404 and known paths with another method 405 (with ' +
       '`Allow`), both with the Error body.',
+    contact: { name: 'The pet store team', url: 'https://github.com/petstore-example/petstore' },
+    license: { name: 'MIT', identifier: 'MIT' },
     tags: [
       { name: 'pets', description: 'The animals.' },
       { name: 'rate limits', description: "The calling key's quota." },
@@ -116,9 +135,12 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     }
     const { operation } = found;
     ctx.state['route'] = prefix + operation.path;
+    const unknown = unknownQueryParameters(operation, found.query);
     markDeprecated.get(operation)?.(ctx);
     const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission, operation.scope);
     try {
+      // After admission, like every other invalid request: counted, and answered with the key's quota.
+      if (unknown !== null) throw unknown;
       let body = noBody;
       if (operation.requestBody) {
         body = await readJsonBody(ctx);

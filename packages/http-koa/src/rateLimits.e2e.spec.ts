@@ -27,7 +27,7 @@ describe('rate limits over HTTP', () => {
       'x-ratelimit-limit': '60',
       'x-ratelimit-remaining': '0',
       'x-ratelimit-reset': unix('2026-06-01T12:01:00Z'),
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': 'application/json',
     });
     api.clock.set('2026-06-01T12:01:00Z');
     expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(200);

@@ -23,7 +23,12 @@ describe('parseNewPet', () => {
 
   it("counts Unicode code points, as JSON Schema's maxLength does: a skin-toned or joined emoji or a flag counts as several", () => {
     const tooLong = [{ field: 'name', message: 'name must be 1 to 100 characters (Unicode code points) long' }];
-    for (const [emoji, codePoints] of [['👍🏽', 2], ['👨‍👩‍👧‍👦', 7], ['🇫🇷', 2], ['e\u0301', 2]] as const) {
+    for (const [emoji, codePoints] of [
+      ['👍🏽', 2],
+      ['👨‍👩‍👧‍👦', 7],
+      ['🇫🇷', 2],
+      ['e\u0301', 2],
+    ] as const) {
       const fits = Math.floor(100 / codePoints);
       expect(parseNewPet({ name: emoji.repeat(fits), categoryId: 1 }).name).toBe(emoji.repeat(fits));
       expect(problemsOf({ name: emoji.repeat(fits + 1), categoryId: 1 })).toEqual(tooLong);

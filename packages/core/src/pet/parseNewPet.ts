@@ -64,7 +64,9 @@ class NewPetRules {
   // JSON.parse reads an integer of a thousand digits as Infinity: out of range, whatever else it is.
   @IsInt({
     message: ({ value }) =>
-      value === Infinity || value === -Infinity ? `categoryId must be between 1 and ${MAX_ID}` : 'categoryId must be an integer (a JSON number, not a string)',
+      value === Infinity || value === -Infinity
+        ? `categoryId must be between 1 and ${MAX_ID}`
+        : 'categoryId must be an integer (a JSON number, not a string)',
   })
   categoryId: unknown;
 

@@ -2,10 +2,12 @@ import { DomainError, type Admission, type AdmissionRequest, type PetStore, type
 import type { Context } from 'koa';
 import { clientAddressOf } from '../clientAddress.js';
 import { HttpError } from '../HttpError.js';
+import { headerCount } from './headerCount.js';
 import type { Admission as AdmissionKind } from '../operations/Operation.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
-const BEARER = /^bearer +([^ ]+) *$/i;
+// The scheme, then spaces or tabs alike, then the key (Node has already trimmed the value's ends).
+const BEARER = /^bearer[ \t]+([^ \t]+)$/i;
 
 /**
  * The bearer secret of `Authorization: Bearer <key>` (scheme case-insensitive). Any other non-empty value, a bare
@@ -15,16 +17,6 @@ const BEARER = /^bearer +([^ ]+) *$/i;
 function bearerSecret(header: string): string | null | undefined {
   if (header === '') return undefined;
   return BEARER.exec(header)?.[1] ?? null;
-}
-
-/** Node keeps the first of repeated Authorization headers and drops the others silently: count them in the raw list. */
-function authorizationHeaderCount(rawHeaders: readonly string[]): number {
-  let count = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length === 13 && name.toLowerCase() === 'authorization') count++; // lower-cases only same-length names
-  }
-  return count;
 }
 
 /**
@@ -59,7 +51,7 @@ export function admission(
 
   const admit: Admit = async (ctx, kind, scope) => {
     const credentials = requestOf(ctx, scope);
-    if (authorizationHeaderCount(ctx.req.rawHeaders) > 1) {
+    if (headerCount(ctx.req.rawHeaders, 'authorization') > 1) {
       // Counted as a failed authentication of the address (so it cannot be used to probe for free), answered 400.
       const refused = await admitters[kind].execute({ ...credentials, secret: null }).then(
         () => null,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Middleware } from 'koa';
+import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** Only the service's own origin: no CDN, no font service, no remote validator, no inline script or style element. */
 export const DOCS_CONTENT_SECURITY_POLICY = "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
@@ -92,7 +93,7 @@ export function apiReference(openApiDocument: object): Middleware {
     '/docs': { type: 'text/html; charset=utf-8', body: PAGE, cacheable: false },
     '/docs/init.js': { type: 'text/javascript; charset=utf-8', body: INIT, cacheable: false },
     '/docs/openapi.json': {
-      type: 'application/json; charset=utf-8',
+      type: JSON_CONTENT_TYPE,
       body: JSON.stringify(openApiDocument),
       cacheable: false,
     },
@@ -105,7 +106,7 @@ export function apiReference(openApiDocument: object): Middleware {
     if (!asset) return next();
     ctx.set('Content-Security-Policy', DOCS_CONTENT_SECURITY_POLICY);
     ctx.set('Cache-Control', asset.cacheable ? 'public, max-age=86400' : 'no-cache');
-    ctx.type = asset.type;
+    ctx.set('Content-Type', asset.type);
     ctx.body = asset.body;
     return Promise.resolve();
   };

@@ -2,6 +2,7 @@ import { DomainError } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorBody } from '../errorStatus.js';
 import { HttpError } from '../HttpError.js';
+import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { setRequestIdAndCommonHeaders } from './requestId.js';
 
@@ -86,8 +87,11 @@ export function errorResponses(onInternalError: InternalErrorListener, nowMs: ()
       const body = toErrorBody(error, ctx, nowMs);
       if (body.status === 500) onInternalError(error, describeRequest(ctx));
       ctx.status = body.status;
+      ctx.set('Content-Type', JSON_CONTENT_TYPE);
       ctx.body = body;
-      ctx.type = 'application/json';
     }
+    // Answered before the request's body arrived (a 401, 413, 415, or any answer that needed no body): left alone,
+    // Node would read and throw away the rest to reuse the connection, gigabytes from a client without a key.
+    if (!ctx.req.complete) ctx.set('Connection', 'close');
   };
 }

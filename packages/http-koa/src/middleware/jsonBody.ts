@@ -16,12 +16,20 @@ export interface JsonBody {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** A content coding's name, as inflation knows it: names are case-insensitive, and `x-gzip` is gzip (RFC 9110 8.4.1.3). */
+function contentCoding(header: string): string {
+  const coding = header.trim().toLowerCase() || 'identity';
+  return coding === 'x-gzip' ? 'gzip' : coding;
+}
+
 /** The body's bytes after decompression, at most MAX_BODY_BYTES of them. */
 async function readBytes(ctx: Context): Promise<Buffer> {
   try {
-    const encoded = (ctx.get('Content-Encoding') || 'identity').toLowerCase() !== 'identity';
+    const encoding = contentCoding(ctx.get('Content-Encoding'));
     // The declared length counts compressed bytes: only an unencoded body can be checked against it.
-    return await getRawBody(inflate(ctx.req), { limit: MAX_BODY_BYTES, length: encoded ? undefined : ctx.get('Content-Length') || undefined });
+    const length = encoding === 'identity' ? ctx.get('Content-Length') || undefined : undefined;
+    // inflation reads `options.encoding` (its type definitions call it `gzip`).
+    return await getRawBody(inflate(ctx.req, { encoding } as inflate.Options), { limit: MAX_BODY_BYTES, length });
   } catch (error) {
     const { status } = error as { status?: number };
     if (status === 413) throw new HttpError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
@@ -32,6 +40,22 @@ async function readBytes(ctx: Context): Promise<Buffer> {
 }
 
 /**
+ * The text of a body that a middleware mounted before the API has already read (a body parser such as
+ * @koa/bodyparser or koa-bodyparser): its `ctx.request.rawBody` when it kept one, under the same size limit; else
+ * the API cannot see the body, which is the embedder's mistake to hear about (a 500, and `onInternalError`).
+ */
+function alreadyRead(ctx: Context): string {
+  const raw = (ctx.request as { rawBody?: unknown }).rawBody;
+  if (typeof raw !== 'string') {
+    throw new Error(
+      'The request body was read before the pets API (by a body parser mounted ahead of it, such as koa-bodyparser): mount createPetsApi before any body parser, or let the parser keep ctx.request.rawBody.',
+    );
+  }
+  if (Buffer.byteLength(raw) > MAX_BODY_BYTES) throw new HttpError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  return raw;
+}
+
+/**
  * Reads a JSON body safely, before any route sees it:
  * - `415` unless the content type is JSON (any `+json` too) in UTF-8: a `charset` other than UTF-8 is refused rather
  *   than decoded into replacement characters; an unknown `Content-Encoding` is refused too;
@@ -39,7 +63,8 @@ async function readBytes(ctx: Context): Promise<Buffer> {
  * - `400 malformed_json` for bytes that are not UTF-8, text that is not JSON, a key repeated in one object, or
  *   nesting deeper than MAX_JSON_DEPTH.
  * `__proto__` keys stay plain own data (JSON.parse defines them as own properties; nothing is ever merged from the
- * body), so core rejects them as unknown fields.
+ * body), so core rejects them as unknown fields. A body already read by a body parser mounted before the API is
+ * taken from its `ctx.request.rawBody` (and checked the same way).
  */
 export async function readJsonBody(ctx: Context): Promise<JsonBody> {
   if (!ctx.is('application/json', '+json')) {
@@ -53,11 +78,15 @@ export async function readJsonBody(ctx: Context): Promise<JsonBody> {
   if (declared > MAX_BODY_BYTES) throw new HttpError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
 
   let text: string;
-  try {
-    text = utf8.decode(await readBytes(ctx));
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError('malformed_json', 'The request body is not valid UTF-8.');
+  if (ctx.req.readableEnded) {
+    text = alreadyRead(ctx);
+  } else {
+    try {
+      text = utf8.decode(await readBytes(ctx));
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw new HttpError('malformed_json', 'The request body is not valid UTF-8.');
+    }
   }
   let value: unknown;
   try {

@@ -1,15 +1,17 @@
 import { ERROR_STATUS, type ErrorCode } from '../errorStatus.js';
-import type { Operation, SuccessResponse } from '../operations/Operation.js';
+import type { Operation, Parameter, SuccessResponse } from '../operations/Operation.js';
 import { ERROR_DESCRIPTIONS, HEADERS, RATE_LIMIT_HEADERS, type HeaderName } from './components.js';
 import { SCHEMAS } from './schemas.js';
 
 type Json = Record<string, unknown>;
 
 /**
- * Error codes an operation can answer beyond its own: from the edge (a repeated header, an unknown path or method,
- * a request too slow or with headers too large, an unsupported `Expect`), from admission, from reading a body.
+ * Error codes an operation can answer beyond its own: from the edge (an unknown query parameter, a repeated header,
+ * an unknown path or method, a request too slow or with headers too large, an unsupported `Expect`), from
+ * admission, from reading a body.
  */
 const EDGE_ERRORS: readonly ErrorCode[] = [
+  'validation_error',
   'bad_request',
   'not_found',
   'method_not_allowed',
@@ -115,11 +117,10 @@ function operationObject(operation: Operation): Json {
     operationId: operation.operationId,
     tags: [operation.tag],
     summary: operation.summary,
-    description: operation.description,
+    description: operation.scope ? `${operation.description} Needs a key with the \`${operation.scope}\` scope.` : operation.description,
     ...(deprecated && { deprecated: true, 'x-sunset': deprecated.sunset.toISOString().slice(0, 10) }),
     ...(operation.admission === 'none' && { security: [] }),
-    // OpenAPI 3.1 lets a bearer scheme list the roles an operation needs: here, the key's scope.
-    ...(operation.scope && { security: [{ bearerAuth: [operation.scope] }] }),
+    ...(operation.scope && { 'x-required-scope': operation.scope }),
     ...(operation.parameters && { parameters: operation.parameters }),
     ...(operation.requestBody && {
       requestBody: {
@@ -129,6 +130,50 @@ function operationObject(operation: Operation): Json {
       },
     }),
     responses: { ...responses, ...errorResponses(operation) },
+  };
+}
+
+/** The same operation asked with HEAD: its answers' headers, without their bodies. */
+function headObject(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get['responses'] as Record<string, Json>).map(([status, response]) => {
+      if (typeof response['$ref'] === 'string') return [status, response];
+      const { content: _content, ...withoutBody } = response;
+      return [status, withoutBody];
+    }),
+  );
+  return {
+    ...get,
+    operationId: `${String(get['operationId'])}Head`,
+    summary: `${String(get['summary'])} (headers only)`,
+    description: `The headers \`GET\` would answer with, without the body. ${String(get['description'])}`,
+    responses,
+  };
+}
+
+/** `OPTIONS` on a path: the methods it answers, with no key needed (a key, when sent, is checked and counted). */
+function optionsObject(path: string, allow: string, pathParameters: readonly Parameter[]): Json {
+  const name = path.replace(/[^A-Za-z0-9]+([A-Za-z0-9])?/g, (_, next: string | undefined) => (next ?? '').toUpperCase());
+  return {
+    operationId: `options${name}`,
+    tags: ['meta'],
+    summary: `The methods ${path} answers`,
+    description:
+      'Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.',
+    security: [{}, { bearerAuth: [] }],
+    ...(pathParameters.length > 0 && { parameters: pathParameters }),
+    responses: {
+      '204': {
+        description: `No body. \`Allow: ${allow}\`.`,
+        headers: { ...headersOf(['X-Request-Id', 'Allow']), ...headersOf([], RATE_LIMIT_HEADERS) },
+      },
+      ...Object.fromEntries(
+        (['unauthorized', 'rate_limited'] as const).map((code) => [
+          String(ERROR_STATUS[code]),
+          errorResponse({ admission: 'counted' } as Operation, ERROR_STATUS[code], [code]),
+        ]),
+      ),
+    },
   };
 }
 
@@ -146,6 +191,8 @@ export interface DocumentInfo {
   title: string;
   version: string;
   description: string;
+  contact: { name: string; url: string };
+  license: { name: string; identifier: string };
   tags: readonly { name: string; description: string }[];
 }
 
@@ -153,13 +200,20 @@ export interface DocumentInfo {
 export function openApiDocument(operations: readonly Operation[], info: DocumentInfo): Json {
   const paths: Record<string, Json> = {};
   for (const operation of operations) {
-    paths[operation.path] = { ...paths[operation.path], [operation.method.toLowerCase()]: operationObject(operation) };
+    const item = (paths[operation.path] ??= {});
+    item[operation.method.toLowerCase()] = operationObject(operation);
+    if (operation.method === 'GET') item['head'] = headObject(item['get'] as Json);
+  }
+  for (const [path, item] of Object.entries(paths)) {
+    const allow = [...Object.keys(item).map((method) => method.toUpperCase()), 'OPTIONS'].join(', ');
+    const pathParameters = operations.find((op) => op.path === path)?.parameters?.filter((p) => p.in === 'path') ?? [];
+    item['options'] = optionsObject(path, allow, pathParameters);
   }
   const names = new Map(Object.entries(SCHEMAS).map(([name, schema]) => [schema as unknown, name]));
   const schemas = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, referToComponents(schema, names, true)]));
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: info.description },
+    info: { title: info.title, version: info.version, description: info.description, contact: info.contact, license: info.license },
     servers: [{ url: info.publicBaseUrl }],
     security: [{ bearerAuth: [] }],
     tags: info.tags,

@@ -2,6 +2,7 @@ import { parseNewPet, type Pet, type PetStore } from '@petstore/core';
 import { NewPetSchema, PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { defineOperation, type Operation } from './Operation.js';
+import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** `POST /pets`: adds an animal; safe to retry with an `Idempotency-Key`. */
 export function createPet(store: PetStore, publicBaseUrl: string): Operation {
@@ -45,7 +46,7 @@ export function createPet(store: PetStore, publicBaseUrl: string): Operation {
       }
       ctx.status = 201;
       ctx.set('Location', `${publicBaseUrl}/pets/${pet.id}`);
-      ctx.set('Content-Type', 'application/json; charset=utf-8');
+      ctx.set('Content-Type', JSON_CONTENT_TYPE);
       ctx.body = serializePet(pet);
     },
   });

@@ -1,4 +1,5 @@
 import { defineOperation, type Operation } from './Operation.js';
+import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** `GET /openapi.json`: the document these operations are described by. */
 export function getOpenApiDocument(document: () => object): Operation {
@@ -15,7 +16,7 @@ export function getOpenApiDocument(document: () => object): Operation {
     errors: [],
     input: () => undefined,
     handle(ctx) {
-      ctx.set('Content-Type', 'application/json; charset=utf-8');
+      ctx.set('Content-Type', JSON_CONTENT_TYPE);
       ctx.body = text ??= JSON.stringify(document());
     },
   });

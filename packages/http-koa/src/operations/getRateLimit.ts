@@ -3,6 +3,7 @@ import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { RateLimitUsageSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { defineOperation, type Operation } from './Operation.js';
+import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** `GET /rate_limit`: the calling key's quota, without spending any of it. */
 export function getRateLimit(store: PetStore): Operation {
@@ -25,7 +26,7 @@ export function getRateLimit(store: PetStore): Operation {
     async handle(ctx) {
       const usage = await store.getRateLimitUsage.execute(String(ctx.state['keyId']));
       setRateLimitHeaders(ctx, usage.state, store.clock.now().getTime());
-      ctx.set('Content-Type', 'application/json; charset=utf-8');
+      ctx.set('Content-Type', JSON_CONTENT_TYPE);
       ctx.body = serializeUsage(usage);
     },
   });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPetStore, InMemoryRateLimitStore, type BanRule, type Plan, type PetRepository } from '@petstore/core';
+import { createPetStore, type PetStore, InMemoryRateLimitStore, type BanRule, type Plan, type PetRepository } from '@petstore/core';
 import {
   FakeClock,
   InMemoryAuditLog,
@@ -27,6 +27,8 @@ export interface TestApi {
   clock: FakeClock;
   pets: InMemoryPetRepository;
   keys: InMemoryKeyStore;
+  /** Every use case, on the same in-memory adapters the API uses. */
+  store: PetStore;
   internalErrors: unknown[];
   issueKey(plan?: Plan, limits?: { perMinute: number; perDay: number }): Promise<string>;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -89,6 +91,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     clock,
     pets,
     keys,
+    store,
     internalErrors,
     async issueKey(plan = 'free', limits) {
       const input = plan === 'enterprise' ? { plan, perMinute: limits?.perMinute ?? 1_000_000, perDay: limits?.perDay ?? 1_000_000_000 } : { plan };
