@@ -13,18 +13,26 @@ export interface paths {
         };
         /**
          * List animals
-         * @description One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list.
+         * @description One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list. Needs a key with the `pets:read` scope.
          */
         get: operations["listPets"];
         put?: never;
         /**
          * Add an animal
-         * @description Adds an animal; the service assigns its id and answers with it, and with its URL in `Location`. With an `Idempotency-Key`, a retry of the same request (same key, same body) gets the first answer again instead of adding the animal twice.
+         * @description Adds an animal; the service assigns its id and answers with it, and with its URL in `Location`. With an `Idempotency-Key`, a retry of the same request (same key, same body) gets the first answer again instead of adding the animal twice. Needs a key with the `pets:write` scope.
          */
         post: operations["createPet"];
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * The methods /pets answers
+         * @description Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.
+         */
+        options: operations["optionsPets"];
+        /**
+         * List animals (headers only)
+         * @description The headers `GET` would answer with, without the body. One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list. Needs a key with the `pets:read` scope.
+         */
+        head: operations["listPetsHead"];
         patch?: never;
         trace?: never;
     };
@@ -38,14 +46,23 @@ export interface paths {
         /**
          * Get an animal (deprecated)
          * @deprecated
-         * @description Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Use `GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor.
+         * @description Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Use `GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor. Needs a key with the `pets:read` scope.
          */
         get: operations["getPet"];
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * The methods /pets/{petId} answers
+         * @description Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.
+         */
+        options: operations["optionsPetsPetId"];
+        /**
+         * Get an animal (deprecated) (headers only)
+         * @deprecated
+         * @description The headers `GET` would answer with, without the body. Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Use `GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor. Needs a key with the `pets:read` scope.
+         */
+        head: operations["getPetHead"];
         patch?: never;
         trace?: never;
     };
@@ -64,8 +81,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * The methods /rate_limit answers
+         * @description Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.
+         */
+        options: operations["optionsRateLimit"];
+        /**
+         * The calling key's quota (headers only)
+         * @description The headers `GET` would answer with, without the body. Like GitHub's `GET /rate_limit`: the key's plan, usage per window and ban. Not counted against the key's quota and answered while the key is rate limited or banned; the rate-limit headers show the key's quota as it stands. Queries are bounded per key in a bucket of their own (60 a minute by default): beyond it, 429 with headers describing that bucket.
+         */
+        head: operations["getRateLimitHead"];
         patch?: never;
         trace?: never;
     };
@@ -84,8 +109,16 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * The methods /openapi.json answers
+         * @description Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.
+         */
+        options: operations["optionsOpenapiJson"];
+        /**
+         * This document (headers only)
+         * @description The headers `GET` would answer with, without the body. The OpenAPI 3.1 description of this interface (also served without a key at `/docs/openapi.json`).
+         */
+        head: operations["getOpenApiDocumentHead"];
         patch?: never;
         trace?: never;
     };
@@ -114,6 +147,7 @@ export interface components {
              * @description Assigned by the service on creation.
              */
             id: number;
+            /** @description At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters). */
             name: string;
             /**
              * Format: int64
@@ -130,7 +164,7 @@ export interface components {
          *     }
          */
         NewPet: {
-            /** @description No control characters. */
+            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators. */
             name: string;
             /**
              * Format: int64
@@ -1089,6 +1123,308 @@ export interface operations {
             };
         };
     };
+    optionsPets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, POST, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+        };
+    };
+    listPetsHead: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many animals at most.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Only animals with this status.
+                 * @example available
+                 */
+                status?: "available" | "pending" | "sold";
+                /**
+                 * @description Opaque; from the `Link: rel="next"` of the previous page, with the same `status` (the example is the start of the `available` listing).
+                 * @example YzEuMC5RV3hQYk5IbUF3NnA
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of animals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getPet: {
         parameters: {
             query?: never;
@@ -1516,6 +1852,382 @@ export interface operations {
             };
         };
     };
+    optionsPetsPetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+        };
+    };
+    getPetHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path exists, but does not answer this method: `Allow` lists those it answers. */
+            405: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The operation has been removed (after its sunset). */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getRateLimit: {
         parameters: {
             query?: never;
@@ -1597,14 +2309,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "bad_request",
+                     *       "code": "validation_error",
                      *       "message": "What went wrong, for people.",
                      *       "status": 400
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "validation_error" | "bad_request";
                     };
                 };
             };
@@ -1790,6 +2502,256 @@ export interface operations {
             };
         };
     };
+    optionsRateLimit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+        };
+    };
+    getRateLimitHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -1853,14 +2815,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "bad_request",
+                     *       "code": "validation_error",
                      *       "message": "What went wrong, for people.",
                      *       "status": 400
                      *     }
                      */
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "bad_request";
+                        code?: "validation_error" | "bad_request";
                     };
                 };
             };
@@ -2043,6 +3005,256 @@ export interface operations {
                         code?: "service_unavailable";
                     };
                 };
+            };
+        };
+    };
+    optionsOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+        };
+    };
+    getOpenApiDocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
