@@ -55,12 +55,15 @@ function recordResponses(onResponse: (record: ResponseRecord) => void): Middlewa
 
 /** `GET /livez` (the process answers) and `GET /readyz` (its dependencies do). */
 function health(readiness: () => Promise<void>): Middleware {
-  return async function healthChecks(ctx, next) {
-    if (ctx.path !== '/livez' && ctx.path !== '/readyz') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const answer = async (ctx: Context) => {
     if (ctx.path === '/readyz') await readiness();
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = { status: ctx.path === '/livez' ? 'ok' : 'ready' };
+  };
+  // Not async itself: every other request passes through without a promise of its own.
+  return function healthChecks(ctx, next) {
+    if ((ctx.path !== '/livez' && ctx.path !== '/readyz') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    return answer(ctx);
   };
 }
 
