@@ -48,14 +48,22 @@ export function routeTable(prefix: string, operations: readonly Operation[]): (m
   }
 
   type Match = { store: Store | null; params: Record<string, string | undefined>; searchParams: Record<string, string | string[]> };
+  const find = (method: string, target: string) => router.find(method as FindMyWay.HTTPMethod, target) as Match | null;
   return function route(method, url) {
-    const find = (target: string) => router.find(method as FindMyWay.HTTPMethod, target) as Match | null;
-    let match = find(url);
+    let match = find(method, url);
     // A path that is not valid percent-encoded UTF-8 is matched as it is written (its parameters undecoded, for
     // the operation to refuse): `%` is encoded, so that decoding gives the text back.
-    if (match?.store === null) match = find(url.replace(/%/g, '%25'));
-    // find-my-way lets a parameter match an empty segment (`/pets/`): no route has an empty parameter.
-    if (match === null || match.store === null || Object.values(match.params).includes('')) return { kind: 'none' };
-    return match.store.kind === 'operation' ? { ...match.store, params: match.params, query: match.searchParams } : match.store;
+    if (match?.store === null) match = find(method, url.replace(/%/g, '%25'));
+    if (match === null || match.store === null || hasEmptyParameter(match.params)) return NONE;
+    const { store } = match;
+    return store.kind === 'operation' ? { kind: 'operation', operation: store.operation, params: match.params, query: match.searchParams } : store;
   };
+}
+
+const NONE: Route = { kind: 'none' };
+
+/** find-my-way lets a parameter match an empty segment (`/pets/`): no route has an empty parameter. */
+function hasEmptyParameter(params: Record<string, string | undefined>): boolean {
+  for (const name in params) if (params[name] === '') return true;
+  return false;
 }
