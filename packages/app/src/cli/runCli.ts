@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DomainError, type KeyView, type PetStore, type RateLimitUsage } from '@petstore/core';
 import { ConfigError, loadConfig } from '../config.js';
-import { createContainer } from '../container.js';
+import { closeContainer, createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
 
 const HELP = {
@@ -221,6 +221,6 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
     }
     throw error;
   } finally {
-    if (container) for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+    if (container) await closeContainer(container);
   }
 }
