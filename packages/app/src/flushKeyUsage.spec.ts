@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { flushKeyUsagePeriodically } from './flushKeyUsage.js';
 
 describe('flushKeyUsagePeriodically', () => {
-  beforeEach(() => jest.useFakeTimers());
-  afterEach(() => jest.useRealTimers());
+  beforeEach(() => {
+    jest.useFakeTimers();
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
 
   it('flushes on every interval, then once more when stopped, and no longer after', async () => {
     const flush = jest.fn(() => Promise.resolve());
