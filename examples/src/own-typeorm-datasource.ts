@@ -4,8 +4,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
-import { InMemoryAuditLog, InMemoryKeyUsageStore } from '@petstore/core/testing';
-import { migrations, petstoreEntities, TypeOrmIdempotencyStore, TypeOrmKeyStore, TypeOrmPetRepository } from '@petstore/persistence-typeorm';
+import {
+  migrations,
+  petstoreEntities,
+  TypeOrmAuditLog,
+  TypeOrmIdempotencyStore,
+  TypeOrmKeyStore,
+  TypeOrmKeyUsageStore,
+  TypeOrmPetRepository,
+} from '@petstore/persistence-typeorm';
 import { DataSource, EntitySchema, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 // A table of your own: visits booked to meet a pet.
@@ -57,8 +64,8 @@ const store = createPetStore({
   keys: new TypeOrmKeyStore(dataSource),
   idempotency: new TypeOrmIdempotencyStore(dataSource),
   rateLimits: new InMemoryRateLimitStore(),
-  auditLog: new InMemoryAuditLog(),
-  keyUsage: new InMemoryKeyUsageStore(),
+  auditLog: new TypeOrmAuditLog(dataSource),
+  keyUsage: new TypeOrmKeyUsageStore(dataSource),
   clock: new SystemClock(),
 });
 const { key, secret } = await store.issueApiKey.execute({ plan: 'free', name: 'front desk' }, 'cli');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { FakeClock } from '@petstore/core/testing';
 import { loadConfig } from './config.js';
-import { createContainer } from './container.js';
+import { closeContainer, createContainer } from './container.js';
 import { TOKENS } from './tokens.js';
 
 describe('createContainer', () => {
@@ -17,7 +17,7 @@ describe('createContainer', () => {
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
     expect((await store.listPets.execute({})).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
     expect(await container.getAsync(TOKENS.PetStore)).toBe(store);
-    for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+    await closeContainer(container);
   });
 
   it('lets an embedder or a test rebind a port before first use', async () => {
@@ -25,7 +25,7 @@ describe('createContainer', () => {
     container.rebind(TOKENS.Clock).toConstantValue(new FakeClock('2031-01-01T00:00:00Z'));
     const { getPet } = await container.getAsync(TOKENS.PetStore);
     await expect(getPet.execute('1')).rejects.toMatchObject({ code: 'gone' });
-    for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+    await closeContainer(container);
   });
 
   it('opens SQLite with the synchronous mode SQLITE_SYNCHRONOUS names', async () => {
@@ -34,6 +34,6 @@ describe('createContainer', () => {
     );
     const dataSource = await container.getAsync(TOKENS.DataSource);
     expect(await dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]);
-    for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+    await closeContainer(container);
   });
 });

@@ -11,7 +11,6 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
-import { InMemoryAuditLog, InMemoryKeyUsageStore } from '@petstore/core/testing';
 import { createHttpApp } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
@@ -19,14 +18,17 @@ import {
   migrate,
   pingDatabase,
   redact,
+  TypeOrmAuditLog,
   TypeOrmIdempotencyStore,
   TypeOrmKeyStore,
+  TypeOrmKeyUsageStore,
   TypeOrmPetRepository,
   type DataSource,
 } from '@petstore/persistence-typeorm';
 import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
 import { pino, type Logger } from 'pino';
 import { listeningUrl, type Config } from './config.js';
+import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
 import { TOKENS, type ReadinessCheck } from './tokens.js';
 
@@ -117,18 +119,36 @@ function rateLimitModule(config: Config): ContainerModule {
   });
 }
 
-/** Every use case, assembled by core from the ports bound above and the configured rules. */
+/**
+ * Every use case, assembled by core from the ports bound above and the configured rules. Once assembled, the keys'
+ * use is flushed to the database every 30 s and at shutdown (the recorder purges old days on its first flush of a day).
+ */
 function useCasesModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
+    let stopFlushing: (() => Promise<void>) | undefined;
     bind(TOKENS.PetStore).toResolvedValue(
-      (pets: PetRepository, keys: KeyStore, rateLimits: RateLimitStore, idempotency: IdempotencyStore, clock: Clock) =>
-        createPetStore(
-          // Interim (issue 25): in memory until their TypeORM adapters exist; the next task binds those.
-          { pets, keys, rateLimits, idempotency, auditLog: new InMemoryAuditLog(), keyUsage: new InMemoryKeyUsageStore(), clock },
+      (
+        pets: PetRepository,
+        keys: KeyStore,
+        rateLimits: RateLimitStore,
+        idempotency: IdempotencyStore,
+        clock: Clock,
+        dataSource: DataSource,
+        logger: Logger,
+      ) => {
+        const petStore = createPetStore(
+          { pets, keys, rateLimits, idempotency, auditLog: new TypeOrmAuditLog(dataSource), keyUsage: new TypeOrmKeyUsageStore(dataSource), clock },
           { ban: config.ban, failedAuthPerMinute: config.failedAuthPerMinute },
-        ),
-      [TOKENS.PetRepository, TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.IdempotencyStore, TOKENS.Clock],
+        );
+        stopFlushing = flushKeyUsagePeriodically(petStore.keyUsageRecorder, KEY_USAGE_FLUSH_INTERVAL_MS, (error) =>
+          logger.warn({ err: error }, "could not write the keys' usage: retrying at the next flush"),
+        );
+        return petStore;
+      },
+      [TOKENS.PetRepository, TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.IdempotencyStore, TOKENS.Clock, TOKENS.DataSource, TOKENS.Logger],
     );
+    // Resolves nothing: a container that never assembled the use cases has nothing to flush.
+    bind(TOKENS.Closers).toConstantValue(() => stopFlushing?.() ?? Promise.resolve());
   });
 }
 
@@ -180,4 +200,9 @@ export function createContainer(config: Config): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.load(basicsModule(config), persistenceModule(config), rateLimitModule(config), useCasesModule(config), httpModule(config));
   return container;
+}
+
+/** Runs the closers in the reverse order of their binding: what was bound later (and uses earlier bindings) first. */
+export async function closeContainer(container: Container): Promise<void> {
+  for (const close of (await container.getAllAsync(TOKENS.Closers)).reverse()) await close();
 }

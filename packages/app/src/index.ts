@@ -1,5 +1,5 @@
 export { ConfigError, loadConfig, type Config } from './config.js';
-export { createContainer } from './container.js';
+export { closeContainer, createContainer } from './container.js';
 export { TOKENS, type Closer, type ReadinessCheck } from './tokens.js';
 export { startServer, type RunningServer } from './server.js';
 export { Metrics } from './metrics.js';

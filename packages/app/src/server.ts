@@ -4,7 +4,7 @@ import { answerClientError, answerConnect } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { listeningUrl, type Config } from './config.js';
-import { createContainer } from './container.js';
+import { closeContainer, createContainer } from './container.js';
 import { drainOnClose, type Drain } from './drain.js';
 import { listenFailure, type ListenSetting } from './listenFailure.js';
 import { TOKENS } from './tokens.js';
@@ -126,7 +126,7 @@ export async function startServer(config: Config, container?: Container): Promis
     close: async () => {
       await drain(config.shutdownTimeoutMs);
       await drainMetrics?.(1_000);
-      for (const close of await container.getAllAsync(TOKENS.Closers)) await close();
+      await closeContainer(container);
       logger.info('stopped');
       logger.flush();
     },

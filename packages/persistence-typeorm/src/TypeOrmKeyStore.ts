@@ -7,15 +7,15 @@ import {
   type KeyRotation,
   type KeyStore,
   type Plan,
+  type Scope,
 } from '@petstore/core';
 import { IsNull, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { API_KEY_ENTITY, type ApiKeyRow } from './schemas/ApiKeySchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
-// Interim: the `api_keys` table has no columns yet for scopes, expiry, disabling or a rotated-out secret (a later
-// migration adds them). Until then every key has both scopes, no expiry, is enabled, and a rotation replaces the
-// secret at once; asking to store anything else fails loudly instead of being dropped.
-const NOT_YET = 'TypeOrmKeyStore cannot store scopes, expiry, disabling or a rotation grace period until the key-model migration';
+const toMs = (instant: Date | null) => instant?.getTime() ?? null;
+const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
+const scopesFrom = (text: string): Scope[] => SCOPES.filter((scope) => text.split(',').includes(scope));
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -23,19 +23,16 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     name: row.name,
     plan: row.plan as Plan,
     limitOverrides: { perMinute: row.per_minute, perDay: row.per_day },
-    scopes: [...SCOPES],
-    expiresAt: null,
-    disabled: false,
+    scopes: scopesFrom(row.scopes),
+    expiresAt: toDate(row.expires_at_ms),
+    disabled: row.disabled,
     createdAt: new Date(row.created_at_ms),
-    revokedAt: row.revoked_at_ms === null ? null : new Date(row.revoked_at_ms),
-    previousSecretExpiresAt: null,
+    revokedAt: toDate(row.revoked_at_ms),
+    previousSecretExpiresAt: toDate(row.previous_secret_expires_at_ms),
   };
 }
 
 function toApiKeyRow(key: ApiKey, secretHash: string): ApiKeyRow {
-  if (key.scopes.length !== SCOPES.length || key.expiresAt !== null || key.disabled || key.previousSecretExpiresAt !== null) {
-    throw new Error(NOT_YET);
-  }
   return {
     id: key.id,
     name: key.name,
@@ -44,7 +41,12 @@ function toApiKeyRow(key: ApiKey, secretHash: string): ApiKeyRow {
     per_day: key.limitOverrides.perDay,
     secret_hash: secretHash,
     created_at_ms: key.createdAt.getTime(),
-    revoked_at_ms: key.revokedAt?.getTime() ?? null,
+    revoked_at_ms: toMs(key.revokedAt),
+    scopes: key.scopes.join(','),
+    expires_at_ms: toMs(key.expiresAt),
+    disabled: key.disabled,
+    previous_secret_hash: null,
+    previous_secret_expires_at_ms: toMs(key.previousSecretExpiresAt),
   };
 }
 
@@ -58,8 +60,8 @@ export class TypeOrmKeyStore implements KeyStore {
 
   findByHash(secretHash: string): Promise<KeyLookup | null> {
     return this.guard(async () => {
-      const row = await this.rows.findOneBy({ secret_hash: secretHash });
-      return row && { key: toApiKey(row), matched: 'current' };
+      const row = await this.rows.findOneBy([{ secret_hash: secretHash }, { previous_secret_hash: secretHash }]);
+      return row && { key: toApiKey(row), matched: row.secret_hash === secretHash ? 'current' : 'previous' };
     });
   }
 
@@ -86,10 +88,14 @@ export class TypeOrmKeyStore implements KeyStore {
     });
   }
 
-  update(id: string, { scopes, expiresAt, disabled, limitOverrides, ...rest }: KeyChanges): Promise<ApiKey | null> {
+  update(id: string, { scopes, expiresAt, limitOverrides, ...rest }: KeyChanges): Promise<ApiKey | null> {
     return this.guard(async () => {
-      if ((scopes && scopes.length !== SCOPES.length) || (expiresAt ?? null) !== null || disabled === true) throw new Error(NOT_YET);
-      const changes = { ...rest, ...(limitOverrides && { per_minute: limitOverrides.perMinute, per_day: limitOverrides.perDay }) };
+      const changes = {
+        ...rest,
+        ...(limitOverrides && { per_minute: limitOverrides.perMinute, per_day: limitOverrides.perDay }),
+        ...(scopes && { scopes: scopes.join(',') }),
+        ...(expiresAt !== undefined && { expires_at_ms: toMs(expiresAt) }),
+      };
       if (Object.keys(changes).length > 0) await this.rows.update({ id }, changes);
       return this.findById(id);
     });
@@ -104,8 +110,17 @@ export class TypeOrmKeyStore implements KeyStore {
 
   rotate(id: string, { secretHash, previousSecretExpiresAt }: KeyRotation): Promise<ApiKey | null> {
     return this.guard(async () => {
-      if (previousSecretExpiresAt.getTime() > Date.now()) throw new Error(NOT_YET);
-      const { affected } = await this.rows.update({ id }, { secret_hash: secretHash });
+      // SET reads the row as it was: the current hash moves to previous_secret_hash, the one it held is forgotten.
+      const { affected } = await this.rows
+        .createQueryBuilder()
+        .update()
+        .set({
+          previous_secret_hash: () => '"secret_hash"',
+          secret_hash: secretHash,
+          previous_secret_expires_at_ms: previousSecretExpiresAt.getTime(),
+        })
+        .where({ id })
+        .execute();
       return affected ? this.findById(id) : null;
     });
   }

@@ -6,6 +6,8 @@ export { migrate, pingDatabase } from './migrate.js';
 export { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
+export { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
+export { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 export { translateDatabaseError } from './translateDatabaseError.js';
 export { migrations } from './migrations/index.js';
 export { petstoreEntities } from './schemas/index.js';

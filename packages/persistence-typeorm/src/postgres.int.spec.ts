@@ -1,13 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { hashApiKeySecret } from '@petstore/core';
 import { aPetDraft } from '@petstore/core/testing';
-import { describeIdempotencyStoreContract, describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
+import {
+  describeAuditLogContract,
+  describeIdempotencyStoreContract,
+  describeKeyStoreContract,
+  describeKeyUsageStoreContract,
+  describePetRepositoryContract,
+} from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
+import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
+import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 
 describeWithPostgres('on PostgreSQL 15', (server) => {
@@ -24,15 +33,14 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
   }, 30_000);
 
   async function emptied(): Promise<DataSource> {
-    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys" RESTART IDENTITY');
+    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses" RESTART IDENTITY');
     return dataSource;
   }
 
   describePetRepositoryContract('TypeOrmPetRepository on PostgreSQL 15', async () => ({ repository: new TypeOrmPetRepository(await emptied()) }));
-  // Interim (issue 25): the key-model migration, which the new KeyStore contract needs, comes with the next task.
-  describe.skip('until the key-model migration', () => {
-    describeKeyStoreContract('TypeOrmKeyStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
-  });
+  describeKeyStoreContract('TypeOrmKeyStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
+  describeAuditLogContract('TypeOrmAuditLog on PostgreSQL 15', async () => ({ log: new TypeOrmAuditLog(await emptied()) }));
+  describeKeyUsageStoreContract('TypeOrmKeyUsageStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyUsageStore(await emptied()) }));
   describeIdempotencyStoreContract('TypeOrmIdempotencyStore on PostgreSQL 15', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
 
   describe('PostgreSQL', () => {
@@ -49,8 +57,32 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       const [a, b] = [createDataSource(url), createDataSource(url)];
       await Promise.all([a.initialize(), b.initialize()]);
       const applied = await Promise.all([migrate(a), migrate(b)]);
-      expect(applied.flat()).toEqual(['InitialSchema1763769600000', 'CreateIdempotencyKeys1763856000000', 'CoveringStatusIndex1763942400000']);
+      expect(applied.flat()).toEqual([
+        'InitialSchema1763769600000',
+        'CreateIdempotencyKeys1763856000000',
+        'CoveringStatusIndex1763942400000',
+        'KeyModel1764028800000',
+      ]);
       await Promise.all([a.destroy(), b.destroy()]);
+    });
+
+    it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
+      await emptied();
+      await dataSource.undoLastMigration({ transaction: 'each' });
+      try {
+        await dataSource.query(
+          `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
+            `VALUES ('key_00000000000000aa', 'old', 'free', 10, NULL, $1, 1763769600000, NULL)`,
+          [hashApiKeySecret('pk_legacy')],
+        );
+      } finally {
+        expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000']);
+      }
+      const found = await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'));
+      expect(found).toMatchObject({
+        key: { id: 'key_00000000000000aa', scopes: ['pets:read', 'pets:write'], expiresAt: null, disabled: false, previousSecretExpiresAt: null },
+        matched: 'current',
+      });
     });
 
     it('never reuses an id, even the highest one after it is deleted', async () => {

@@ -3,14 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { anApiKey, aPetDraft } from '@petstore/core/testing';
-import { describeIdempotencyStoreContract, describeKeyStoreContract, describePetRepositoryContract } from '@petstore/core/contracts';
+import {
+  describeAuditLogContract,
+  describeIdempotencyStoreContract,
+  describeKeyStoreContract,
+  describeKeyUsageStoreContract,
+  describePetRepositoryContract,
+} from '@petstore/core/contracts';
 import { hashApiKeySecret } from '@petstore/core';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
+import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
+import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-'));
@@ -33,12 +41,17 @@ for (const [label, url] of [
     const dataSource = await open(url());
     return { repository: new TypeOrmPetRepository(dataSource), close: () => dataSource.destroy() };
   });
-  // Interim (issue 25): the key-model migration, which the new KeyStore contract needs, comes with the next task.
-  describe.skip('until the key-model migration', () => {
-    describeKeyStoreContract(`TypeOrmKeyStore on ${label}`, async () => {
-      const dataSource = await open(url());
-      return { store: new TypeOrmKeyStore(dataSource), close: () => dataSource.destroy() };
-    });
+  describeKeyStoreContract(`TypeOrmKeyStore on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { store: new TypeOrmKeyStore(dataSource), close: () => dataSource.destroy() };
+  });
+  describeAuditLogContract(`TypeOrmAuditLog on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { log: new TypeOrmAuditLog(dataSource), close: () => dataSource.destroy() };
+  });
+  describeKeyUsageStoreContract(`TypeOrmKeyUsageStore on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { store: new TypeOrmKeyUsageStore(dataSource), close: () => dataSource.destroy() };
   });
   describeIdempotencyStoreContract(`TypeOrmIdempotencyStore on ${label}`, async () => {
     const dataSource = await open(url());
@@ -68,8 +81,36 @@ describe('SQLite file', () => {
       'InitialSchema1763769600000',
       'CreateIdempotencyKeys1763856000000',
       'CoveringStatusIndex1763942400000',
+      'KeyModel1764028800000',
     ]);
     expect(await migrate(dataSource)).toEqual([]);
+    await dataSource.destroy();
+  });
+
+  it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    await dataSource.query(
+      `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
+        `VALUES ('key_00000000000000aa', 'old', 'pro', NULL, 20000, ?, 1763769600000, NULL)`,
+      [hashApiKeySecret('pk_legacy')],
+    );
+    expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000']);
+    expect(await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'))).toEqual({
+      key: anApiKey({
+        id: 'key_00000000000000aa',
+        name: 'old',
+        plan: 'pro',
+        limitOverrides: { perMinute: null, perDay: 20_000 },
+        scopes: ['pets:read', 'pets:write'],
+        expiresAt: null,
+        disabled: false,
+        createdAt: new Date(1763769600000),
+        revokedAt: null,
+        previousSecretExpiresAt: null,
+      }),
+      matched: 'current',
+    });
     await dataSource.destroy();
   });
 

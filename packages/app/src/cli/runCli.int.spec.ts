@@ -30,7 +30,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     const listed = await run('keys', 'list');
     expect(listed.code).toBe(0);
     expect(listed.out).toMatch(
-      /^ID\s+NAME\s+PLAN\s+PER-MINUTE\s+PER-DAY\s+CREATED\s+REVOKED\nkey_[0-9a-f]{16}\s+shelter north\s+pro\s+300\s+10000\s+\S+Z\s+-$/,
+      /^ID\s+NAME\s+PLAN\s+PER-MINUTE\s+PER-DAY\s+SCOPES\s+STATUS\s+EXPIRES\s+LAST-USED\s+CREATED\s+REVOKED\nkey_[0-9a-f]{16}\s+shelter north\s+pro\s+300\s+10000\s+pets:read,pets:write\s+active\s+-\s+-\s+\S+Z\s+-$/,
     );
     expect(listed.out).not.toContain(created.out);
   });
@@ -49,7 +49,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     });
     expect(await run('keys', 'create', '--plan', 'free', '--per-minute', '5')).toMatchObject({ code: 0 });
     const listed = await run('keys', 'list', '--json');
-    expect(JSON.parse(listed.out)).toEqual([
+    expect((JSON.parse(listed.out) as { keys: unknown[] }).keys).toEqual([
       expect.objectContaining({ plan: 'enterprise', limits: { perMinute: 5000, perDay: 1000000 } }),
       expect.objectContaining({ plan: 'free', limits: { perMinute: 5, perDay: 1000 } }),
     ]);
@@ -72,7 +72,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     const result = await run('keys', 'create', '--plan', 'enterprise', ...limits);
     expect(result).toMatchObject({ code: 2, out: '' });
     expect(result.err.split('\n')[0]).toBe(`error: ${message}`);
-    expect(JSON.parse((await run('keys', 'list', '--json')).out)).toEqual([]);
+    expect(JSON.parse((await run('keys', 'list', '--json')).out)).toEqual({ keys: [], nextCursor: null });
   });
 
   it('lists the limits in force for every key: those of its plan, or its custom ones', async () => {
@@ -98,6 +98,10 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     [['keys', 'revoke', '--help']],
     [['keys', 'rotate', '--help']],
     [['keys', 'usage', '--help']],
+    [['keys', 'get', '--help']],
+    [['keys', 'update', '-h']],
+    [['keys', 'unban', '--help']],
+    [['keys', 'audit', '--help']],
     [['migrate', '--help']],
   ])('answers %j with its help and exit code 0, touching no database', async (argv) => {
     env = { DATABASE_URL: 'mysql://not/even/valid' };
@@ -109,7 +113,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
   it('revokes and rotates by id, and says so clearly for an unknown id', async () => {
     await run('keys', 'create', '--plan', 'free');
     const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
-    const rotated = await run('keys', 'rotate', id);
+    const rotated = await run('keys', 'rotate', id, '--grace', '0');
     expect(rotated).toMatchObject({ code: 0, out: expect.stringMatching(/^pst_/), err: expect.stringContaining('the old secret no longer works') });
     expect(await run('keys', 'revoke', id)).toMatchObject({ code: 0, out: expect.stringMatching(new RegExp(`^Revoked ${id} at \\S+Z\\.$`)) });
     expect(await run('keys', 'revoke', id)).toMatchObject({
@@ -149,7 +153,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     expect(usage.code).toBe(0);
     expect(usage.out).toMatch(
       new RegExp(
-        `^${id} on the free plan\nWINDOW +LIMIT +USED +REMAINING +RESET\nminute +60 +0 +60 +\\S+:00Z\nday +1000 +0 +1000 +\\S+T00:00:00Z\nNot banned\\.$`,
+        `^${id} on the free plan\nWINDOW +LIMIT +USED +REMAINING +RESET\nminute +60 +0 +60 +\\S+:00Z\nday +1000 +0 +1000 +\\S+T00:00:00Z\nNot banned\\.\nLast used: never\\.\nDAY +REQUESTS\n(\\d{4}-\\d\\d-\\d\\d +0\n){29}\\d{4}-\\d\\d-\\d\\d +0$`,
       ),
     );
     expect(usage.err).toContain('REDIS_URL is not set');
@@ -158,13 +162,217 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       plan: 'free',
       windows: [expect.objectContaining({ name: 'minute', used: 0 }), expect.objectContaining({ name: 'day', used: 0 })],
       bannedUntil: null,
+      lastUsedAt: null,
+      days: expect.arrayContaining([{ day: new Date().toISOString().slice(0, 10), requests: 0 }]),
     });
     expect(await run('keys', 'usage', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
     expect(await run('keys', 'usage')).toMatchObject({ code: 2, err: expect.stringContaining('keys usage takes exactly one key id') });
   });
 
+  describe('keys as a product', () => {
+    const future = '2030-01-02T03:04:05.000Z';
+    async function createdId(...flags: string[]): Promise<string> {
+      const created = await run('keys', 'create', '--plan', 'pro', '--json', ...flags);
+      expect(created.code).toBe(0);
+      return (JSON.parse(created.out) as { id: string }).id;
+    }
+    const getJson = async (id: string) => JSON.parse((await run('keys', 'get', id, '--json')).out) as Record<string, unknown>;
+
+    it('creates a key with scopes and an expiry, shown with its secret once in --json, and by get', async () => {
+      const created = await run('keys', 'create', '--plan', 'pro', '--name', 'reader', '--scopes', 'pets:read', '--expires-at', future, '--json');
+      expect(created.code).toBe(0);
+      const shown = JSON.parse(created.out) as Record<string, unknown>;
+      expect(shown).toMatchObject({ name: 'reader', plan: 'pro', scopes: ['pets:read'], expiresAt: future, disabled: false, status: 'active' });
+      expect(shown['key']).toMatch(/^pst_[0-9A-Za-z]{36}$/);
+      const { key, ...view } = shown;
+      expect(await getJson(shown['id'] as string)).toEqual(view);
+      const details = await run('keys', 'get', shown['id'] as string);
+      expect(details.code).toBe(0);
+      expect(details.out).toMatch(/^scopes: +pets:read$/m);
+      expect(details.out).toMatch(new RegExp(`^expires: +${future}$`, 'm'));
+      expect(details.out).toMatch(/^last used: +never$/m);
+      expect(details.out).not.toContain(key);
+    });
+
+    it.each([
+      [['--scopes', 'pets:admin'], 2, '--scopes must be a comma-separated list of distinct scopes among pets:read, pets:write (got "pets:admin")'],
+      [['--scopes', ''], 2, '--scopes must be a comma-separated list of distinct scopes among pets:read, pets:write (got "")'],
+      [
+        ['--scopes', 'pets:read,pets:read'],
+        2,
+        '--scopes must be a comma-separated list of distinct scopes among pets:read, pets:write (got "pets:read,pets:read")',
+      ],
+      [
+        ['--expires-at', 'tomorrow'],
+        1,
+        '--expires-at must be an ISO 8601 date and time with its offset (2027-01-01T00:00:00Z), or null for no expiry',
+      ],
+      [['--expires-at', '2020-01-01T00:00:00Z'], 1, '--expires-at must be in the future'],
+      [['--expires-at', 'never'], 1, '--expires-at must be an ISO 8601 date and time'],
+    ])('refuses keys create %j with exit code %i, storing nothing', async (flags, code, message) => {
+      const result = await run('keys', 'create', '--plan', 'pro', ...flags);
+      expect(result).toMatchObject({ code, out: '' });
+      expect(result.err.split('\n')[0]).toContain(`error: ${message}`);
+      expect(JSON.parse((await run('keys', 'list', '--json')).out)).toEqual({ keys: [], nextCursor: null });
+    });
+
+    it('updates only the settings given, and says so for the running servers', async () => {
+      const id = await createdId('--name', 'before');
+      const updated = await run('keys', 'update', id, '--name', 'after', '--plan', 'business', '--per-minute', '50', '--per-day', '500', '--json');
+      expect(updated).toMatchObject({ code: 0, err: expect.stringContaining(`Updated ${id}: running servers apply it within 2000 ms.`) });
+      expect(JSON.parse(updated.out)).toMatchObject({ name: 'after', plan: 'business', limits: { perMinute: 50, perDay: 500 } });
+      await run('keys', 'update', id, '--scopes', 'pets:write', '--expires-at', future, '--disable');
+      expect(await getJson(id)).toMatchObject({ name: 'after', scopes: ['pets:write'], expiresAt: future, disabled: true, status: 'disabled' });
+      await run('keys', 'update', id, '--plan-limits', '--expires-at', 'never', '--enable', '--scopes', 'pets:write,pets:read');
+      expect(await getJson(id)).toMatchObject({
+        limits: { perMinute: 1000, perDay: 100000 },
+        limitOverrides: { perMinute: null, perDay: null },
+        expiresAt: null,
+        disabled: false,
+        status: 'active',
+        scopes: ['pets:read', 'pets:write'],
+      });
+    });
+
+    it.each([
+      [['--per-minute', '5'], 2, '--per-minute and --per-day go together: give both'],
+      [['--per-day', '5'], 2, '--per-minute and --per-day go together: give both'],
+      [['--plan-limits', '--per-minute', '5', '--per-day', '50'], 2, '--plan-limits drops the custom limits'],
+      [['--disable', '--enable'], 2, 'give --disable or --enable, not both'],
+      [[], 2, 'keys update needs a setting to change'],
+      [['--scopes', 'pets'], 2, '--scopes must be a comma-separated list'],
+      [['--per-minute', '0', '--per-day', '5'], 2, '--per-minute must be a whole number from 1 (got "0")'],
+      [['--plan', 'gold'], 1, '--plan must be one of free, pro, business, enterprise'],
+      [['--plan', 'enterprise'], 1, '--per-minute is required for enterprise keys'],
+      [['--per-minute', '50', '--per-day', '5'], 1, '--per-minute (50) must not exceed --per-day (5)'],
+      [['--expires-at', '2001-01-01T00:00:00Z'], 1, '--expires-at must be in the future'],
+      [['--name', 'a\u0007b'], 1, '--name must be text of at most 100 characters'],
+      [['--colour', 'red'], 2, "Unknown option '--colour'"],
+    ])('refuses keys update %j with exit code %i, changing nothing', async (flags, code, message) => {
+      const id = await createdId();
+      const before = await getJson(id);
+      const result = await run('keys', 'update', id, ...flags);
+      expect(result).toMatchObject({ code, out: '' });
+      expect(result.err.split('\n')[0]).toContain(`error: ${message}`);
+      expect(await getJson(id)).toEqual(before);
+      expect(JSON.parse((await run('keys', 'audit', id, '--json')).out).events).toHaveLength(1);
+    });
+
+    it.each([['get'], ['update', '--name', 'x'], ['rotate'], ['revoke'], ['unban'], ['usage']])(
+      'answers keys %s with an unknown id with exit code 1 and a clear message',
+      async (command, ...flags) => {
+        expect(await run('keys', command, 'key_nope', ...flags)).toMatchObject({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
+      },
+    );
+
+    it('refuses to change a revoked key', async () => {
+      const id = await createdId();
+      await run('keys', 'revoke', id);
+      expect(await run('keys', 'update', id, '--name', 'x')).toMatchObject({ code: 1, err: expect.stringContaining('is revoked') });
+    });
+
+    it('rotates with a grace period: the old secret works until its end (24 h by default)', async () => {
+      const id = await createdId();
+      const before = Date.now();
+      const rotated = await run('keys', 'rotate', id, '--json');
+      expect(rotated.code).toBe(0);
+      const shown = JSON.parse(rotated.out) as { key: string; previousSecretExpiresAt: string };
+      expect(shown.key).toMatch(/^pst_/);
+      expect(Date.parse(shown.previousSecretExpiresAt) - before).toBeGreaterThanOrEqual(86_400_000);
+      expect(Date.parse(shown.previousSecretExpiresAt) - before).toBeLessThan(86_400_000 + 10_000);
+      const ninety = await run('keys', 'rotate', id, '--grace', '90s');
+      expect(ninety.err).toMatch(new RegExp(`^Rotated ${id}: the old secret works until \\S+Z\\. The new secret is shown only once\\.$`));
+      expect(Date.parse((await getJson(id))['previousSecretExpiresAt'] as string) - Date.now()).toBeLessThanOrEqual(90_000);
+    });
+
+    it.each([['1x'], ['-1'], ['31d'], ['24'], ['1.5h'], [''], ['0s1']])('refuses --grace %j with exit code 2, rotating nothing', async (grace) => {
+      const id = await createdId();
+      const result = await run('keys', 'rotate', id, '--grace', grace);
+      expect(result).toMatchObject({ code: 2, out: '' });
+      expect(result.err.split('\n')[0]).toBe(`error: --grace must be a duration from 0 to 30d, such as 0, 90s, 30m, 24h or 7d (got "${grace}")`);
+      expect((await getJson(id))['previousSecretExpiresAt']).toBeNull();
+    });
+
+    it('unbans a key that is not banned, saying so (and that without REDIS_URL it sees no ban)', async () => {
+      const id = await createdId();
+      expect(await run('keys', 'unban', id)).toEqual({
+        code: 0,
+        out: `${id} was not banned; nothing to lift.`,
+        err: expect.stringContaining('REDIS_URL is not set'),
+      });
+    });
+
+    it('shows the requests per day over --days days, and refuses a bad --days', async () => {
+      const id = await createdId();
+      const usage = JSON.parse((await run('keys', 'usage', id, '--days', '3', '--json')).out) as { days: { day: string }[] };
+      expect(usage.days.map(({ day }) => day)).toEqual([2, 1, 0].map((ago) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10)));
+      for (const days of ['0', '92', 'abc', '-3']) {
+        const result = await run('keys', 'usage', id, '--days', days);
+        expect(result).toMatchObject({ code: 2, out: '' });
+        expect(result.err.split('\n')[0]).toBe(`error: --days must be a whole number from 1 to 91 (got "${days}")`);
+      }
+    });
+
+    it('lists keys a page at a time and prints the command for the next page', async () => {
+      const ids = [await createdId(), await createdId(), await createdId()];
+      const first = await run('keys', 'list', '--limit', '2');
+      expect(
+        first.out
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split(' ')[0]),
+      ).toEqual(ids.slice(0, 2));
+      const next = /^More keys: petstore keys list --limit 2 --after (\S+)$/.exec(first.err);
+      expect(next).not.toBeNull();
+      const second = await run('keys', 'list', '--limit', '2', '--after', next![1]!);
+      expect(second).toMatchObject({ code: 0, err: '' });
+      expect(
+        second.out
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split(' ')[0]),
+      ).toEqual(ids.slice(2));
+      expect(await run('keys', 'list', '--limit', '0')).toMatchObject({ code: 1, err: 'error: --limit must be an integer from 1 to 100' });
+      expect(await run('keys', 'list', '--after', 'bogus')).toMatchObject({ code: 1, err: expect.stringMatching(/^error: --after is invalid/) });
+    });
+
+    it('records every change in the audit trail, newest first, with actor cli and never a secret', async () => {
+      const created = await run('keys', 'create', '--plan', 'free', '--name', 'audited');
+      const id = /Created (key_[0-9a-f]{16})/.exec(created.err)![1]!;
+      await run('keys', 'update', id, '--plan', 'pro', '--disable');
+      const rotated = await run('keys', 'rotate', id, '--grace', '0');
+      await run('keys', 'unban', id);
+      await run('keys', 'revoke', id);
+      await createdId();
+
+      const audit = JSON.parse((await run('keys', 'audit', id, '--json')).out) as {
+        events: { actor: string; action: string; keyId: string; changes: Record<string, unknown> }[];
+        nextCursor: string | null;
+      };
+      expect(audit.nextCursor).toBeNull();
+      expect(audit.events.map((e) => [e.actor, e.action, e.keyId])).toEqual(
+        ['key.revoked', 'key.unbanned', 'key.rotated', 'key.updated', 'key.created'].map((action) => ['cli', action, id]),
+      );
+      expect(audit.events[3]!.changes).toEqual({ plan: { before: 'free', after: 'pro' }, disabled: { before: false, after: true } });
+
+      const text = await run('keys', 'audit', id);
+      expect(text.out.split('\n')[0]).toMatch(/^AT\s+ACTOR\s+ACTION\s+KEY\s+CHANGES$/);
+      expect(text.out).toMatch(new RegExp(`\\S+Z  cli    key.updated   ${id}  plan: free -> pro; disabled: false -> true`));
+      for (const secret of [created.out, rotated.out]) expect(text.out).not.toContain(secret);
+
+      const all = await run('keys', 'audit', '--limit', '2');
+      expect(all.out.split('\n')).toHaveLength(3);
+      const older = /^Older events: petstore keys audit --limit 2 --before (\S+)$/.exec(all.err);
+      expect(older).not.toBeNull();
+      const rest = JSON.parse((await run('keys', 'audit', '--limit', '100', '--before', older![1]!, '--json')).out) as { events: unknown[] };
+      expect(rest.events).toHaveLength(4);
+      expect(await run('keys', 'audit', '--before', 'bogus')).toMatchObject({ code: 1, err: expect.stringMatching(/^error: --before is invalid/) });
+      expect(await run('keys', 'audit', 'a', 'b')).toMatchObject({ code: 2, err: expect.stringContaining('keys audit takes at most one key id') });
+    });
+  });
+
   it('migrates', async () => {
-    expect(await run('migrate')).toEqual({ code: 0, out: 'Database schema is up to date (3 migrations).', err: '' });
+    expect(await run('migrate')).toEqual({ code: 0, out: 'Database schema is up to date (4 migrations).', err: '' });
   });
 });
 
@@ -197,6 +405,10 @@ describeWithRedis('petstore keys usage with the shared Redis store', (redis) => 
     const parsed = JSON.parse(usage.out) as { windows: { name: string; used: number }[]; bannedUntil: number };
     expect(parsed.windows[1]).toMatchObject({ name: 'day', used: 1, remaining: 999 });
     expect(parsed.bannedUntil).toBeGreaterThan(Date.now() / 1000 + 800);
-    expect((await run('keys', 'usage', id)).out).toMatch(/\nBanned until \S+Z\.$/);
+    expect((await run('keys', 'usage', id)).out).toMatch(/\nBanned until \S+Z\.\n/);
+    expect(await run('keys', 'unban', id)).toEqual({ code: 0, out: `Lifted the ban on ${id}.`, err: '' });
+    expect((await run('keys', 'usage', id)).out).toMatch(/\nNot banned\.\n/);
+    const audit = JSON.parse((await run('keys', 'audit', id, '--json')).out) as { events: { action: string; changes: object }[] };
+    expect(audit.events[0]).toMatchObject({ action: 'key.unbanned', changes: { bannedUntil: { before: expect.any(String), after: null } } });
   }, 60_000);
 });

@@ -12,6 +12,12 @@ export interface ApiKeyRow {
   secret_hash: string;
   created_at_ms: number;
   revoked_at_ms: number | null;
+  /** Comma-separated, in the order of SCOPES. */
+  scopes: string;
+  expires_at_ms: number | null;
+  disabled: boolean;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at_ms: number | null;
 }
 
 export const API_KEY_ENTITY = 'PetstoreApiKey';
@@ -29,7 +35,15 @@ export function apiKeySchema(dialect: Dialect): EntitySchema<ApiKeyRow> {
       secret_hash: { type: 'text' },
       created_at_ms: int64(dialect),
       revoked_at_ms: int64(dialect, { nullable: true }),
+      scopes: { type: 'text', default: 'pets:read,pets:write' },
+      expires_at_ms: int64(dialect, { nullable: true }),
+      disabled: { type: 'boolean', default: false },
+      previous_secret_hash: { type: 'text', nullable: true },
+      previous_secret_expires_at_ms: int64(dialect, { nullable: true }),
     },
-    indices: [{ name: 'uq_api_keys_secret_hash', columns: ['secret_hash'], unique: true }],
+    indices: [
+      { name: 'uq_api_keys_secret_hash', columns: ['secret_hash'], unique: true },
+      { name: 'uq_api_keys_previous_secret_hash', columns: ['previous_secret_hash'], unique: true },
+    ],
   });
 }

@@ -1,7 +1,9 @@
 import type { EntitySchema } from 'typeorm';
 import type { Dialect } from '../dialect.js';
 import { apiKeySchema } from './ApiKeySchema.js';
+import { auditEventSchema } from './AuditEventSchema.js';
 import { idempotencyKeySchema } from './IdempotencyKeySchema.js';
+import { keyLastUseSchema, keyUsageDaySchema } from './KeyUsageSchemas.js';
 import { petSchema } from './PetSchema.js';
 
 /**
@@ -10,5 +12,12 @@ import { petSchema } from './PetSchema.js';
  * never create anything themselves (keep `synchronize` off).
  */
 export function petstoreEntities(dialect: Dialect): EntitySchema[] {
-  return [petSchema(dialect), apiKeySchema(dialect), idempotencyKeySchema(dialect)] as EntitySchema[];
+  return [
+    petSchema(dialect),
+    apiKeySchema(dialect),
+    idempotencyKeySchema(dialect),
+    auditEventSchema(dialect),
+    keyUsageDaySchema(dialect),
+    keyLastUseSchema(dialect),
+  ] as EntitySchema[];
 }
