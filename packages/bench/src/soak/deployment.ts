@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { eventually, freePort, issueUnlimitedKey, runCli, SERVER_ENTRY, type RunningPostgres, type RunningRedis } from '@petstore/test-support';
 
@@ -54,14 +55,25 @@ export class Instance {
   }
 
   /** The warnings and errors the instance logged (JSON lines at level 40 and above), for the report. */
-  loggedProblems(): string[] {
-    return readFileSync(this.logFile, 'utf8')
-      .split('\n')
-      .filter((line) => /"level":(4|5|6)0/.test(line));
+  async loggedProblems(): Promise<string[]> {
+    // Line by line: an hour's access log is larger than the longest string V8 can hold.
+    const problems: string[] = [];
+    for await (const line of createInterface({ input: createReadStream(this.logFile), crlfDelay: Infinity })) {
+      if (/"level":(4|5|6)0/.test(line)) problems.push(line);
+    }
+    return problems;
   }
 
   private logTail(): string {
-    return readFileSync(this.logFile, 'utf8').slice(-2_000);
+    const fd = openSync(this.logFile, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const tail = Buffer.alloc(Math.min(size, 2_000));
+      readSync(fd, tail, 0, tail.length, size - tail.length);
+      return tail.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

@@ -351,7 +351,7 @@ export async function soak(args: string[]): Promise<number> {
     // Judged after the load: nothing the checks read is still moving.
     const verdicts = await judgeRun({ plan, base, deployment, capacity, recorder, drills, slices, latencies, accountingStatuses, usageStatuses });
 
-    const problems = deployment.instances.flatMap((instance) => instance.loggedProblems());
+    const problems = (await Promise.all(deployment.instances.map((instance) => instance.loggedProblems()))).flat();
     const logged = countBy(problems.map((line) => (JSON.parse(line) as { msg?: string }).msg ?? line));
 
     const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
