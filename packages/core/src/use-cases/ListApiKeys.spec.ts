@@ -24,11 +24,12 @@ describe('ListApiKeys', () => {
     const ids = await issueKeys(3);
     await store.revokeApiKey.execute(ids[0]!, 'cli');
     const { keys, nextCursor } = await store.listApiKeys.execute();
-    expect(keys.map((k) => [k.name, k.status])).toEqual([
-      ['key 0', 'revoked'],
-      ['key 1', 'active'],
-      ['key 2', 'active'],
-    ]);
+    // key 0 and key 1 were created at the same instant: between them, the lower id comes first.
+    const sameInstant = [
+      ['key 0', 'revoked', ids[0]!],
+      ['key 1', 'active', ids[1]!],
+    ].sort((x, y) => (x[2]! < y[2]! ? -1 : 1));
+    expect(keys.map((k) => [k.name, k.status])).toEqual([...sameInstant.map(([name, status]) => [name, status]), ['key 2', 'active']]);
     expect(nextCursor).toBeNull();
   });
 
