@@ -82,11 +82,10 @@ printf '{ "name": "commonjs-consumer", "private": true }\n' > package.json
 ln -s ../consumer/node_modules node_modules
 npm install --prefix "$work/typescript5" --no-audit --no-fund --loglevel=error typescript@5.9 >/dev/null
 cat > consumer.ts <<'TS'
-import { createPetStore, DomainError, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
-import { InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryPetRepository } from '@petstore/core/testing';
+import { createPetStore, DomainError } from '@petstore/core';
+import { inMemoryPorts } from '@petstore/core/testing';
 
-const ports = { pets: new InMemoryPetRepository(), keys: new InMemoryKeyStore(), rateLimits: new InMemoryRateLimitStore() };
-const store = createPetStore({ ...ports, idempotency: new InMemoryIdempotencyStore(), clock: new SystemClock() });
+const store = createPetStore(inMemoryPorts());
 store.createPet.execute({ name: '', categoryId: 1 }).catch((error: unknown) => {
   console.log(DomainError.is(error) ? error.code : 'not a domain error');
 });
