@@ -34,6 +34,8 @@ export async function sampleInstance(metricsPort: number): Promise<InstanceSampl
 /** Connections to the petstore database (the instances' pools), from pg_stat_activity; null while it is down. */
 export async function postgresConnections(url: string): Promise<number | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  // PostgreSQL stopped by the drill while this sample is in flight: the query fails (null), not the process.
+  client.on('error', () => undefined);
   try {
     await client.connect();
     const { rows } = await client.query<{ count: number }>(
