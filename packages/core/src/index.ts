@@ -21,11 +21,19 @@ export { parsePetId } from './pet/parsePetId.js';
 export { encodePetCursor } from './pet/PetCursor.js';
 
 // Access: keys, plans, rate limits
-export { limitsOf, statusOf, type ApiKey, type KeyStatus, type LimitOverrides } from './access/ApiKey.js';
+export { KEY_STATUSES, limitsOf, statusOf, type ApiKey, type KeyStatus, type LimitOverrides } from './access/ApiKey.js';
 export { API_KEY_PREFIX, apiKeyChecksum, hashApiKeySecret, isWellFormedApiKeySecret } from './access/ApiKeySecret.js';
 export { isScope, SCOPES, type Scope } from './access/Scope.js';
 export type { KeyView } from './access/KeyView.js';
-export { AUDIT_ACTORS, type AuditAction, type AuditActor, type AuditChange, type AuditEvent, type AuditValue } from './access/AuditEvent.js';
+export {
+  AUDIT_ACTIONS,
+  AUDIT_ACTORS,
+  type AuditAction,
+  type AuditActor,
+  type AuditChange,
+  type AuditEvent,
+  type AuditValue,
+} from './access/AuditEvent.js';
 export { isPlan, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
 export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
 export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';

@@ -11,10 +11,13 @@ export type TransportErrorCode =
   | 'expectation_failed'
   | 'internal_error';
 
-/** An error the transport raises itself (bad JSON, unknown route, wrong method, ...). */
+/**
+ * An error the transport raises itself (bad JSON, unknown route, wrong method, ...), or a domain code the transport
+ * decides alone (`unauthorized` for the admin API's token).
+ */
 export class HttpError extends Error {
   constructor(
-    readonly code: TransportErrorCode,
+    readonly code: TransportErrorCode | 'unauthorized',
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {

@@ -1,22 +1,14 @@
 import Koa, { type Context, type Middleware } from 'koa';
 import { createPetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
-import { HttpError } from './HttpError.js';
 import { JSON_CONTENT_TYPE } from './jsonContentType.js';
 import { apiReference } from './middleware/apiReference.js';
-import { describeRequest, errorResponses, logToStderr, routeOf, type FailedRequest } from './middleware/errorResponses.js';
+import { errorResponses, logToStderr } from './middleware/errorResponses.js';
+import { notFound } from './middleware/notFound.js';
 import { protocolChecks } from './middleware/protocolChecks.js';
+import { recordResponses, reportStreamErrors, type ResponseRecord } from './middleware/recordResponses.js';
 
 /** The Koa application serving the whole service (`app.callback()` for `http.createServer`). */
 export type HttpApp = Koa;
-
-export interface ResponseRecord extends FailedRequest {
-  status: number;
-  durationMs: number;
-  /** The authenticated key's id (never its secret), when there was one. */
-  keyId: string | null;
-  /** The Error body's `code` of an error response. */
-  errorCode: string | null;
-}
 
 export interface HttpAppOptions extends PetsApiOptions {
   /** One trusted reverse proxy: the same as `trustedProxyHops: 1`. Default false. */
@@ -27,30 +19,6 @@ export interface HttpAppOptions extends PetsApiOptions {
   apiReference?: boolean;
   /** Called once per request, after the response is decided (access logs, metrics). */
   onResponse?: (record: ResponseRecord) => void;
-}
-
-const CLIENT_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECANCELED', 'ERR_STREAM_PREMATURE_CLOSE']);
-
-/** Hands every answered request to `onResponse`, whatever happened below. */
-function recordResponses(onResponse: (record: ResponseRecord) => void): Middleware {
-  return async function recordResponse(ctx, next) {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      // A literal rather than a spread of describeRequest(ctx): V8's object-spread clone is dear on every request.
-      onResponse({
-        requestId: String(ctx.state['requestId'] ?? ''),
-        method: ctx.method,
-        path: ctx.path,
-        route: routeOf(ctx),
-        status: ctx.status,
-        durationMs: performance.now() - started,
-        keyId: (ctx.state['keyId'] as string | undefined) ?? null,
-        errorCode: ctx.status >= 400 ? ((ctx.body as { code?: string } | undefined)?.code ?? null) : null,
-      });
-    }
-  };
 }
 
 /** `GET /livez` (the process answers) and `GET /readyz` (its dependencies do). */
@@ -66,10 +34,6 @@ function health(readiness: () => Promise<void>): Middleware {
     return answer(ctx);
   };
 }
-
-const notFound: Middleware = (ctx: Context) => {
-  throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
-};
 
 /**
  * The service's Koa application: the protocol checks every request passes, `GET /livez`, `GET /readyz`, the API
@@ -90,9 +54,6 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
   if (options.apiReference !== false) app.use(apiReference(petsApi.openApiDocument));
   app.use(petsApi);
   app.use(notFound);
-  // Errors that escape the middleware are stream errors after the response started; a client hanging up is normal.
-  app.on('error', (error: { code?: string }, ctx?: Context) => {
-    if (!CLIENT_GONE.has(error.code ?? '')) onInternalError(error, ctx ? describeRequest(ctx) : { requestId: '', method: '', path: '', route: null });
-  });
+  reportStreamErrors(app, onInternalError);
   return app;
 }

@@ -1,5 +1,5 @@
 import cors from '@koa/cors';
-import { DomainError, ValidationError, type PetStore } from '@petstore/core';
+import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
 import { HttpError } from './HttpError.js';
@@ -10,12 +10,14 @@ import { errorResponses, logToStderr, type InternalErrorListener } from './middl
 import { readJsonBody, type JsonBody } from './middleware/jsonBody.js';
 import { HEADERS } from './openapi/components.js';
 import { openApiDocument } from './openapi/openApiDocument.js';
+import { SCHEMAS } from './openapi/schemas.js';
 import { createPet } from './operations/createPet.js';
 import { getOpenApiDocument } from './operations/getOpenApiDocument.js';
 import { getPet } from './operations/getPet.js';
 import { getRateLimit } from './operations/getRateLimit.js';
 import { listPets } from './operations/listPets.js';
-import type { Operation, OperationRequest } from './operations/Operation.js';
+import type { PetsOperation } from './operations/Operation.js';
+import { operationRequest, unknownQueryParameters } from './routing/operationRequest.js';
 import { routeTable } from './routing/routeTable.js';
 
 /** The use cases the interface calls (a `PetStore` from core's `createPetStore`), and its public base. */
@@ -51,40 +53,15 @@ export type PetsApi = Middleware & { readonly openApiDocument: object };
 export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
 
 /** The operations of the interface, each declared once (operations/): the only list to extend. */
-function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document: () => object): Operation[] {
+function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document: () => object): PetsOperation[] {
   const fullPageCache = options.fullPageCache === false ? undefined : (options.fullPageCache ?? DEFAULT_FULL_PAGE_CACHE);
   return [
     listPets(deps, deps.publicBaseUrl, fullPageCache),
     createPet(deps, deps.publicBaseUrl),
     getPet(deps),
     getRateLimit(deps),
-    getOpenApiDocument(document),
+    getOpenApiDocument(document, 'counted', 'The OpenAPI 3.1 description of this interface (also served without a key at `/docs/openapi.json`).'),
   ];
-}
-
-/**
- * Query parameters an operation does not declare are refused, on every operation (docs/decisions/strict-query-
- * parameters.md): a typo never goes unnoticed. Null when there are none.
- */
-function unknownQueryParameters(operation: Operation, query: Readonly<Record<string, unknown>>): ValidationError | null {
-  let problems: { field: string; message: string }[] | null = null;
-  for (const field in query) {
-    if (operation.parameters?.some((p) => p.in === 'query' && p.name === field)) continue;
-    const known = operation.parameters?.filter((p) => p.in === 'query').map((p) => p.name) ?? [];
-    (problems ??= []).push({
-      field,
-      message: `${field} is not a known query parameter (${known.length === 0 ? 'this operation takes none' : `use ${known.slice(0, -1).join(', ')}${known.length > 1 ? ' or ' : ''}${known.at(-1)}`})`,
-    });
-  }
-  return problems && new ValidationError(problems);
-}
-
-function headerOf(ctx: Context): (name: string) => string | undefined {
-  return (name) => {
-    const values = ctx.req.headersDistinct[name];
-    if (values !== undefined && values.length > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
-    return values?.[0];
-  };
 }
 
 /**
@@ -98,6 +75,9 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   const operations = declareOperations(deps, options, () => document);
   const document = openApiDocument(operations, {
     publicBaseUrl: deps.publicBaseUrl,
+    schemas: SCHEMAS,
+    credential: 'An API key, `pst_...`.',
+    routing: 'counted',
     title: 'Animal Adoption Store',
     version: '1.0.0',
     description:
@@ -118,7 +98,6 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   const markDeprecated = new Map(
     operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])),
   );
-  const noBody: JsonBody = { value: undefined, numberLiterals: new Map<string, string>() };
 
   async function answer(ctx: Context): Promise<void> {
     const found = route(ctx.method, ctx.url);
@@ -141,20 +120,13 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     try {
       // After admission, like every other invalid request: counted, and answered with the key's quota.
       if (unknown !== null) throw unknown;
-      let body = noBody;
+      let body: JsonBody | undefined;
       if (operation.requestBody) {
         body = await readJsonBody(ctx);
         // The body may have taken long to arrive: the key is checked again before anything is stored.
         if (admitted) await confirm(ctx, operation.scope, admitted);
       }
-      const request: OperationRequest = {
-        params: found.params,
-        query: found.query,
-        body: body.value,
-        numberLiterals: body.numberLiterals,
-        header: headerOf(ctx),
-      };
-      await operation.run(ctx, request);
+      await operation.run(ctx, operationRequest(ctx, found, body));
     } catch (error) {
       // Refused because a dependency is down: the quota is given back before the client sees the 503.
       if (admitted && DomainError.is(error) && error.code === 'service_unavailable') await admitted.release();

@@ -40,7 +40,9 @@ export function limitsOf(key: Pick<ApiKey, 'id' | 'plan' | 'limitOverrides'>): R
   return { perMinute: perMinute ?? plan.perMinute, perDay: perDay ?? plan.perDay };
 }
 
-export type KeyStatus = 'active' | 'expired' | 'disabled' | 'revoked';
+/** What a request with a key's current secret gets. */
+export const KEY_STATUSES = ['active', 'expired', 'disabled', 'revoked'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 /** What a request with this key's current secret gets at `now`: revoked first, then expired, then disabled. */
 export function statusOf(key: ApiKey, now: number): KeyStatus {

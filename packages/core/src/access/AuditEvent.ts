@@ -5,7 +5,8 @@ import type { ApiKey } from './ApiKey.js';
 export const AUDIT_ACTORS = ['cli', 'admin-api', 'system'] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
-export type AuditAction = 'key.created' | 'key.updated' | 'key.rotated' | 'key.revoked' | 'key.unbanned';
+export const AUDIT_ACTIONS = ['key.created', 'key.updated', 'key.rotated', 'key.revoked', 'key.unbanned'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** A field's value as recorded: instants as ISO 8601 text, never a secret or a secret's hash. */
 export type AuditValue = string | number | boolean | null | readonly string[];

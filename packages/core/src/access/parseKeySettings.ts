@@ -50,9 +50,9 @@ const invalid = (message: string): Parsed => ({ valid: false, message });
 /** Each setting's parser. */
 const PARSERS: Record<KeySettingName, (value: unknown, now: Date) => Parsed> = {
   name: (value) =>
-    typeof value === 'string' && value.length <= NAME_MAX && !/\p{Cc}/u.test(value)
+    typeof value === 'string' && [...value].length <= NAME_MAX && !/\p{Cc}/u.test(value)
       ? valid(value)
-      : invalid(`name must be text of at most ${NAME_MAX} characters, without control characters`),
+      : invalid(`name must be text of at most ${NAME_MAX} characters (Unicode code points), without control characters`),
   plan: (value) => (isPlan(value) ? valid(value) : invalid(`plan must be one of ${PLANS.join(', ')}`)),
   perMinute: (value) =>
     value === null || isPositiveInteger(value) ? valid(value) : invalid("perMinute must be a whole number from 1, or null for the plan's limit"),

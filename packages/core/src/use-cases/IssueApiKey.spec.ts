@@ -165,6 +165,11 @@ describe('IssueApiKey', () => {
     await nothingStored();
   });
 
+  it("counts a name in Unicode code points, as the admin document's maxLength does: 100 emoji are a valid name", async () => {
+    expect((await issue.execute({ plan: 'free', name: '\u{1F408}'.repeat(100) }, 'cli')).key.name).toHaveLength(200);
+    await expect(issue.execute({ plan: 'free', name: '\u{1F408}'.repeat(101) }, 'cli')).rejects.toMatchObject({ details: [{ field: 'name' }] });
+  });
+
   it('treats undefined settings as not given (as a CLI passes absent flags)', async () => {
     expect((await issue.execute({ plan: 'free', name: undefined, perMinute: undefined, expiresAt: undefined }, 'cli')).key.limits).toEqual({
       perMinute: 60,

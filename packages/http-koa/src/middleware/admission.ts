@@ -1,29 +1,17 @@
 import { DomainError, type Admission, type AdmissionRequest, type PetStore, type Scope } from '@petstore/core';
 import type { Context } from 'koa';
 import { clientAddressOf } from '../clientAddress.js';
+import { bearerSecret } from './bearerSecret.js';
 import { HttpError } from '../HttpError.js';
 import { headerCount } from './headerCount.js';
 import type { Admission as AdmissionKind } from '../operations/Operation.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 
-// The scheme, then spaces or tabs alike, then the key (Node has already trimmed the value's ends).
-const BEARER = /^bearer[ \t]+([^ \t]+)$/i;
-
-/**
- * The bearer secret of `Authorization: Bearer <key>` (scheme case-insensitive). Any other non-empty value, a bare
- * key included, is null: a credential in another form, which core rejects as invalid (RFC 6750 requires the
- * scheme). Absence stays undefined ("missing").
- */
-function bearerSecret(header: string): string | null | undefined {
-  if (header === '') return undefined;
-  return BEARER.exec(header)?.[1] ?? null;
-}
-
 /**
  * Authenticates a request and counts it (with the use case its operation declares), and sets the limit headers.
  * The admission it answers can give its count back (`release`) when a dependency then refuses the request.
  */
-export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none'>, scope: Scope | undefined) => Promise<Admission>;
+export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none' | 'admin-token'>, scope: Scope | undefined) => Promise<Admission>;
 
 /**
  * Checks an admitted request's key once more, counting nothing (after a slow body: a key revoked, disabled, expired

@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '../errorStatus.js';
-import type { Operation, Parameter, SuccessResponse } from '../operations/Operation.js';
+import type { Admission, Operation, Parameter, SuccessResponse } from '../operations/Operation.js';
 import { ERROR_DESCRIPTIONS, HEADERS, RATE_LIMIT_HEADERS, type HeaderName } from './components.js';
-import { SCHEMAS } from './schemas.js';
+import { ErrorSchema, type JsonSchema } from './schemas.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,7 +21,13 @@ const EDGE_ERRORS: readonly ErrorCode[] = [
   'internal_error',
   'service_unavailable',
 ];
-const ADMISSION_ERRORS: readonly ErrorCode[] = ['unauthorized', 'key_expired', 'key_disabled', 'rate_limited', 'key_banned'];
+const KEY_ERRORS: readonly ErrorCode[] = ['unauthorized', 'key_expired', 'key_disabled', 'rate_limited', 'key_banned'];
+const ADMISSION_ERRORS: Readonly<Record<Admission, readonly ErrorCode[]>> = {
+  counted: KEY_ERRORS,
+  'usage-query': KEY_ERRORS,
+  'admin-token': ['unauthorized'],
+  none: [],
+};
 const BODY_ERRORS: readonly ErrorCode[] = ['malformed_json', 'payload_too_large', 'unsupported_media_type'];
 
 /** Headers every error of this status carries beyond the common ones. */
@@ -46,9 +52,11 @@ function headersOf(names: readonly HeaderName[], optional: readonly HeaderName[]
   };
 }
 
+const hasQuota = (admission: Admission) => admission === 'counted' || admission === 'usage-query';
+
 /** The headers every answer of the operation carries: the request id, the quota's state, the deprecation notice. */
-function commonHeaders(operation: Operation, status: number): Json {
-  const quota = operation.admission === 'none' || WITHOUT_QUOTA.has(status) ? [] : RATE_LIMIT_HEADERS;
+function commonHeaders(operation: Pick<Operation, 'admission' | 'deprecated'>, status: number): Json {
+  const quota = !hasQuota(operation.admission) || WITHOUT_QUOTA.has(status) ? [] : RATE_LIMIT_HEADERS;
   const deprecation: HeaderName[] = operation.deprecated ? ['Deprecation', 'Sunset', 'Link'] : [];
   const sometimes = QUOTA_SOMETIMES.has(status);
   return headersOf(['X-Request-Id', ...(sometimes ? [] : quota), ...deprecation, ...(ERROR_HEADERS[status] ?? [])], sometimes ? quota : []);
@@ -62,13 +70,21 @@ function successResponse(operation: Operation, response: SuccessResponse): Json 
   };
 }
 
-function errorResponse(operation: Operation, status: number, codes: readonly ErrorCode[]): Json {
+/** What each error status means in this document. */
+type Descriptions = Readonly<Record<number, string>>;
+
+function errorResponse(
+  operation: Pick<Operation, 'admission' | 'deprecated'>,
+  status: number,
+  codes: readonly ErrorCode[],
+  descriptions: Descriptions,
+): Json {
   return {
-    description: ERROR_DESCRIPTIONS[status] ?? `Error ${status}.`,
+    description: descriptions[status] ?? `Error ${status}.`,
     headers: commonHeaders(operation, status),
     content: {
       'application/json': {
-        schema: { allOf: [SCHEMAS['Error'], { properties: { code: { enum: codes } } }] },
+        schema: { allOf: [ErrorSchema, { properties: { code: { enum: codes } } }] },
         example: { code: codes[0], message: 'What went wrong, for people.', status },
       },
     },
@@ -81,10 +97,10 @@ function errorResponse(operation: Operation, status: number, codes: readonly Err
  */
 const ROUTING_ERRORS: Readonly<Record<number, string>> = { 404: 'NotFound', 405: 'MethodNotAllowed' };
 
-function errorResponses(operation: Operation): Json {
+function errorResponses(operation: Operation, descriptions: Descriptions): Json {
   const codes = new Set<ErrorCode>([
     ...operation.errors,
-    ...(operation.admission === 'none' ? [] : ADMISSION_ERRORS),
+    ...ADMISSION_ERRORS[operation.admission],
     ...(operation.scope ? (['insufficient_scope'] as const) : []),
     ...(operation.requestBody ? BODY_ERRORS : []),
     ...EDGE_ERRORS,
@@ -94,23 +110,22 @@ function errorResponses(operation: Operation): Json {
   return Object.fromEntries(
     [...byStatus].map(([status, statusCodes]) => {
       const shared = ROUTING_ERRORS[status] !== undefined && !operation.deprecated && !operation.errors.some((code) => ERROR_STATUS[code] === status);
-      return [String(status), shared ? ref('responses', ROUTING_ERRORS[status]!) : errorResponse(operation, status, statusCodes)];
+      return [String(status), shared ? ref('responses', ROUTING_ERRORS[status]!) : errorResponse(operation, status, statusCodes, descriptions)];
     }),
   );
 }
 
-/** The shared routing answers, as an ordinary counted operation on an unknown path would get them. */
-function routingResponses(): Json {
-  const anyOperation = { admission: 'counted' } as Operation;
+/** The shared routing answers, as a request to an unknown path is admitted before it gets them. */
+function routingResponses(routing: RoutingAdmission, descriptions: Descriptions): Json {
   return Object.fromEntries(
     Object.entries(ROUTING_ERRORS).map(([status, name]) => [
       name,
-      errorResponse(anyOperation, Number(status), [status === '404' ? 'not_found' : 'method_not_allowed']),
+      errorResponse({ admission: routing }, Number(status), [status === '404' ? 'not_found' : 'method_not_allowed'], descriptions),
     ]),
   );
 }
 
-function operationObject(operation: Operation): Json {
+function operationObject(operation: Operation, descriptions: Descriptions): Json {
   const { deprecated } = operation;
   const responses = Object.fromEntries(operation.responses.map((response) => [String(response.status), successResponse(operation, response)]));
   return {
@@ -129,7 +144,7 @@ function operationObject(operation: Operation): Json {
         content: { 'application/json': { schema: operation.requestBody.schema, example: operation.requestBody.example } },
       },
     }),
-    responses: { ...responses, ...errorResponses(operation) },
+    responses: { ...responses, ...errorResponses(operation, descriptions) },
   };
 }
 
@@ -151,27 +166,36 @@ function headObject(get: Json): Json {
   };
 }
 
-/** `OPTIONS` on a path: the methods it answers, with no key needed (a key, when sent, is checked and counted). */
-function optionsObject(path: string, allow: string, pathParameters: readonly Parameter[]): Json {
+/**
+ * `OPTIONS` on a path: the methods it answers. On the `/v1` interface no key is needed (a key, when sent, is checked
+ * and counted); on the admin interface the token is, as everywhere there.
+ */
+function optionsObject(
+  path: string,
+  allow: string,
+  pathParameters: readonly Parameter[],
+  routing: RoutingAdmission,
+  descriptions: Descriptions,
+): Json {
   const name = path.replace(/[^A-Za-z0-9]+([A-Za-z0-9])?/g, (_, next: string | undefined) => (next ?? '').toUpperCase());
+  const codes = ADMISSION_ERRORS[routing].filter((code) => code === 'unauthorized' || code === 'rate_limited');
   return {
     operationId: `options${name}`,
     tags: ['meta'],
     summary: `The methods ${path} answers`,
     description:
-      'Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.',
-    security: [{}, { bearerAuth: [] }],
+      routing === 'counted'
+        ? 'Answers `204` with `Allow`; CORS preflights from allowed origins get their `Access-Control-*` headers. No key needed; a key, when sent, is checked and counted like any request.'
+        : 'Answers `204` with `Allow`.',
+    ...(routing === 'counted' && { security: [{}, { bearerAuth: [] }] }),
     ...(pathParameters.length > 0 && { parameters: pathParameters }),
     responses: {
       '204': {
         description: `No body. \`Allow: ${allow}\`.`,
-        headers: { ...headersOf(['X-Request-Id', 'Allow']), ...headersOf([], RATE_LIMIT_HEADERS) },
+        headers: { ...headersOf(['X-Request-Id', 'Allow']), ...headersOf([], hasQuota(routing) ? RATE_LIMIT_HEADERS : []) },
       },
       ...Object.fromEntries(
-        (['unauthorized', 'rate_limited'] as const).map((code) => [
-          String(ERROR_STATUS[code]),
-          errorResponse({ admission: 'counted' } as Operation, ERROR_STATUS[code], [code]),
-        ]),
+        codes.map((code) => [String(ERROR_STATUS[code]), errorResponse({ admission: routing }, ERROR_STATUS[code], [code], descriptions)]),
       ),
     },
   };
@@ -185,9 +209,19 @@ function referToComponents(value: unknown, names: ReadonlyMap<unknown, string>, 
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, referToComponents(item, names)]));
 }
 
+/** How a request to a path or method no operation has is admitted before it is answered 404 or 405. */
+type RoutingAdmission = Extract<Admission, 'counted' | 'admin-token'>;
+
 export interface DocumentInfo {
   /** The absolute base URL clients use (`servers`). */
   publicBaseUrl: string;
+  /** The component schemas the operations use, by name: each is written once and referred to elsewhere. */
+  schemas: Readonly<Record<string, JsonSchema>>;
+  /** What the bearer credential is (the security scheme's description). */
+  credential: string;
+  routing: RoutingAdmission;
+  /** What error statuses mean where this interface differs from the `/v1` one. */
+  errorDescriptions?: Descriptions;
   title: string;
   version: string;
   description: string;
@@ -198,19 +232,24 @@ export interface DocumentInfo {
 
 /** The OpenAPI 3.1 document of these operations: built once, from their declarations alone. */
 export function openApiDocument(operations: readonly Operation[], info: DocumentInfo): Json {
+  const descriptions = { ...ERROR_DESCRIPTIONS, ...info.errorDescriptions };
   const paths: Record<string, Json> = {};
   for (const operation of operations) {
     const item = (paths[operation.path] ??= {});
-    item[operation.method.toLowerCase()] = operationObject(operation);
+    item[operation.method.toLowerCase()] = operationObject(operation, descriptions);
     if (operation.method === 'GET') item['head'] = headObject(item['get'] as Json);
   }
   for (const [path, item] of Object.entries(paths)) {
     const allow = [...Object.keys(item).map((method) => method.toUpperCase()), 'OPTIONS'].join(', ');
     const pathParameters = operations.find((op) => op.path === path)?.parameters?.filter((p) => p.in === 'path') ?? [];
-    item['options'] = optionsObject(path, allow, pathParameters);
+    item['options'] = optionsObject(path, allow, pathParameters, info.routing, descriptions);
   }
-  const names = new Map(Object.entries(SCHEMAS).map(([name, schema]) => [schema as unknown, name]));
-  const schemas = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, referToComponents(schema, names, true)]));
+  const names = new Map(Object.entries(info.schemas).map(([name, schema]) => [schema as unknown, name]));
+  const schemas = Object.fromEntries(Object.entries(info.schemas).map(([name, schema]) => [name, referToComponents(schema, names, true)]));
+  const responses = routingResponses(info.routing, descriptions);
+  // Only the headers some answer refers to: an unused component is a lint warning in every OpenAPI tool.
+  const referred = JSON.stringify([paths, responses]);
+  const headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => referred.includes(`"#/components/headers/${name}"`)));
   return {
     openapi: '3.1.0',
     info: { title: info.title, version: info.version, description: info.description, contact: info.contact, license: info.license },
@@ -219,10 +258,10 @@ export function openApiDocument(operations: readonly Operation[], info: Document
     tags: info.tags,
     paths: referToComponents(paths, names),
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, `pst_...`.' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: info.credential } },
       schemas,
-      responses: referToComponents(routingResponses(), names),
-      headers: HEADERS,
+      responses: referToComponents(responses, names),
+      headers,
     },
   };
 }

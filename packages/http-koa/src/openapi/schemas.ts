@@ -98,7 +98,7 @@ export const RateLimitUsageSchema = {
   },
 } as const satisfies JsonSchema;
 
-const ErrorSchema = {
+export const ErrorSchema = {
   type: 'object',
   description: 'The body of every error answer.',
   additionalProperties: false,

@@ -6,9 +6,10 @@ import type { JsonSchema } from '../openapi/schemas.js';
 
 /**
  * How a request is admitted before its operation runs: `counted` against the key's quota (AdmitRequest), as a
- * `usage-query` in a bucket of its own (AdmitUsageQuery), or `none` (no key needed).
+ * `usage-query` in a bucket of its own (AdmitUsageQuery), with the admin API's token (`admin-token`, no quota), or
+ * `none` (no credential needed).
  */
-export type Admission = 'counted' | 'usage-query' | 'none';
+export type Admission = 'counted' | 'usage-query' | 'admin-token' | 'none';
 
 /** A deprecated operation: every answer carries `Deprecation`, `Sunset` and a `Link` to the successor. */
 export interface Deprecation {
@@ -54,12 +55,12 @@ export interface OperationRequest {
 }
 
 /** Everything about an operation but its code: the router, the OpenAPI document and the edge's headers read it. */
-interface OperationDescription {
+interface OperationDescription<A extends Admission> {
   operationId: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Under the API's prefix, in OpenAPI's template syntax: `/pets/{petId}`. */
   path: string;
-  admission: Admission;
+  admission: A;
   /** The scope an admitted key must have (`pets:read`, `pets:write`); none: any valid key. */
   scope?: Scope;
   deprecated?: Deprecation;
@@ -67,8 +68,8 @@ interface OperationDescription {
   summary: string;
   description: string;
   parameters?: readonly Parameter[];
-  /** A JSON request body of this schema (read, size-limited and checked before the operation runs). */
-  requestBody?: { schema: JsonSchema; description: string; example: unknown };
+  /** A JSON request body of this schema (read, size-limited and checked before the operation runs); optional: may be empty. */
+  requestBody?: { schema: JsonSchema; description: string; example: unknown; optional?: true };
   /** What the operation answers on success; the first is the usual one. */
   responses: readonly SuccessResponse[];
   /** The error codes the operation itself raises; those of admission, bodies and the edge are added. */
@@ -76,7 +77,7 @@ interface OperationDescription {
 }
 
 /** An operation declared once: its description, how it reads its input, and what it does with it. */
-export interface OperationDeclaration<Input> extends OperationDescription {
+export interface OperationDeclaration<Input, A extends Admission = Admission> extends OperationDescription<A> {
   /** The validated input (core's readers and checks throw its ValidationError). */
   input(request: OperationRequest): Input;
   /** Answers the request. */
@@ -84,10 +85,16 @@ export interface OperationDeclaration<Input> extends OperationDescription {
 }
 
 /** A declared operation, its input type erased: what the edge runs. */
-export interface Operation extends OperationDescription {
+export interface Operation<A extends Admission = Admission> extends OperationDescription<A> {
   run(ctx: Context, request: OperationRequest): Promise<void> | void;
 }
 
-export function defineOperation<Input>({ input, handle, ...description }: OperationDeclaration<Input>): Operation {
+/** An operation of the `/v1` interface: admitted with an API key, or with nothing. */
+export type PetsOperation = Operation<Exclude<Admission, 'admin-token'>>;
+
+/** An operation of the admin interface: admitted with the admin token, or with nothing. */
+export type AdminOperation = Operation<'admin-token' | 'none'>;
+
+export function defineOperation<Input, A extends Admission>({ input, handle, ...description }: OperationDeclaration<Input, A>): Operation<A> {
   return { ...description, run: (ctx, request) => handle(ctx, input(request)) };
 }

@@ -1,11 +1,11 @@
 import { parseNewPet, type Pet, type PetStore } from '@petstore/core';
 import { NewPetSchema, PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
-import { defineOperation, type Operation } from './Operation.js';
+import { defineOperation, type PetsOperation } from './Operation.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** `POST /pets`: adds an animal; safe to retry with an `Idempotency-Key`. */
-export function createPet(store: PetStore, publicBaseUrl: string): Operation {
+export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation {
   const serializePet = serializerFor<Pet>(PetSchema);
   return defineOperation({
     operationId: 'createPet',

@@ -1,17 +1,17 @@
-import { defineOperation, type Operation } from './Operation.js';
+import { defineOperation, type Admission, type Operation } from './Operation.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
-/** `GET /openapi.json`: the document these operations are described by. */
-export function getOpenApiDocument(document: () => object): Operation {
+/** `GET /openapi.json`: the document these operations are described by, admitted as the interface's other operations. */
+export function getOpenApiDocument<A extends Admission>(document: () => object, admission: A, description: string): Operation<A> {
   let text: string | undefined;
   return defineOperation({
     operationId: 'getOpenApiDocument',
     method: 'GET',
     path: '/openapi.json',
-    admission: 'counted',
+    admission,
     tag: 'meta',
     summary: 'This document',
-    description: 'The OpenAPI 3.1 description of this interface (also served without a key at `/docs/openapi.json`).',
+    description,
     responses: [{ status: 200, description: 'The OpenAPI document.', body: { type: 'object', example: { openapi: '3.1.0' } } }],
     errors: [],
     input: () => undefined,

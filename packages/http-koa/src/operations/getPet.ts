@@ -3,13 +3,13 @@ import { sendWithEntityTag } from '../conditionalRequests.js';
 import { PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { IF_NONE_MATCH } from './conditionalParameters.js';
-import { defineOperation, type Operation } from './Operation.js';
+import { defineOperation, type PetsOperation } from './Operation.js';
 
 /** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
 export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
 
 /** `GET /pets/{petId}`, deprecated: one animal by id. */
-export function getPet(store: PetStore): Operation {
+export function getPet(store: PetStore): PetsOperation {
   const serializePet = serializerFor<Pet>(PetSchema);
   const sunset = GET_PET_SUNSET.toISOString().slice(0, 10);
   return defineOperation({

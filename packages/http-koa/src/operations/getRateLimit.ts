@@ -2,11 +2,11 @@ import { DEFAULT_USAGE_QUERIES_PER_MINUTE, type PetStore, type RateLimitUsage } 
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { RateLimitUsageSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
-import { defineOperation, type Operation } from './Operation.js';
+import { defineOperation, type PetsOperation } from './Operation.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** `GET /rate_limit`: the calling key's quota, without spending any of it. */
-export function getRateLimit(store: PetStore): Operation {
+export function getRateLimit(store: PetStore): PetsOperation {
   const serializeUsage = serializerFor<RateLimitUsage>(RateLimitUsageSchema);
   return defineOperation({
     operationId: 'getRateLimit',

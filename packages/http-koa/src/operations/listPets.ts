@@ -4,10 +4,10 @@ import { ListingPages, type FullPageCacheOptions } from '../listing/ListingPages
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { IF_NONE_MATCH } from './conditionalParameters.js';
-import { defineOperation, type Operation } from './Operation.js';
+import { defineOperation, type PetsOperation } from './Operation.js';
 
 /** `GET /pets`: one page of animals, ascending by id, optionally of one status. */
-export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: FullPageCacheOptions | undefined): Operation {
+export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: FullPageCacheOptions | undefined): PetsOperation {
   const pages = new ListingPages(store.listPets, serializerFor<Pet[]>(PetsSchema), `${publicBaseUrl}/pets`, fullPageCache);
   return defineOperation({
     operationId: 'listPets',

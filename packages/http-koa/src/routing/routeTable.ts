@@ -3,13 +3,13 @@ import FindMyWay from 'find-my-way';
 import type { Operation } from '../operations/Operation.js';
 
 /** What a request's method and URL lead to. */
-export type Route =
-  | { kind: 'operation'; operation: Operation; params: Record<string, string | undefined>; query: Record<string, string | string[]> }
+export type Route<O extends Operation = Operation> =
+  | { kind: 'operation'; operation: O; params: Record<string, string | undefined>; query: Record<string, string | string[]> }
   /** A path that exists, asked with a method it does not answer (`OPTIONS` included): the methods it answers. */
   | { kind: 'methods'; allow: string }
   | { kind: 'none' };
 
-type Store = Exclude<Route, { kind: 'operation' } | { kind: 'none' }> | { kind: 'operation'; operation: Operation };
+type Store<O> = { kind: 'methods'; allow: string } | { kind: 'operation'; operation: O };
 
 /** `/pets/{petId}` (OpenAPI) as find-my-way writes it: `/pets/:petId`. */
 const routerPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
@@ -20,7 +20,7 @@ const routerPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1')
  * characters are decoded as URI normalisation allows, except `/`, `?`, `#` and `%`. A GET route also answers
  * HEAD; every other method of a known path finds the list of methods it answers (for `405` and `OPTIONS`).
  */
-export function routeTable(prefix: string, operations: readonly Operation[]): (method: string, url: string) => Route {
+export function routeTable<O extends Operation>(prefix: string, operations: readonly O[]): (method: string, url: string) => Route<O> {
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({
     caseSensitive: true,
     ignoreTrailingSlash: false,
@@ -35,7 +35,7 @@ export function routeTable(prefix: string, operations: readonly Operation[]): (m
     const onPath = operations.filter((operation) => operation.path === path);
     const answered = new Set<string>();
     for (const operation of onPath) {
-      const store: Store = { kind: 'operation', operation };
+      const store: Store<O> = { kind: 'operation', operation };
       router.on(operation.method, prefix + routerPath(path), noop, store);
       answered.add(operation.method);
       if (operation.method === 'GET') {
@@ -43,11 +43,11 @@ export function routeTable(prefix: string, operations: readonly Operation[]): (m
         answered.add('HEAD');
       }
     }
-    const methods: Store = { kind: 'methods', allow: [...answered, 'OPTIONS'].join(', ') };
+    const methods: Store<O> = { kind: 'methods', allow: [...answered, 'OPTIONS'].join(', ') };
     for (const method of METHODS) if (!answered.has(method)) router.on(method as FindMyWay.HTTPMethod, prefix + routerPath(path), noop, methods);
   }
 
-  type Match = { store: Store | null; params: Record<string, string | undefined>; searchParams: Record<string, string | string[]> };
+  type Match = { store: Store<O> | null; params: Record<string, string | undefined>; searchParams: Record<string, string | string[]> };
   const find = (method: string, target: string) => router.find(method as FindMyWay.HTTPMethod, target) as Match | null;
   return function route(method, url) {
     let match = find(method, url);
@@ -60,7 +60,7 @@ export function routeTable(prefix: string, operations: readonly Operation[]): (m
   };
 }
 
-const NONE: Route = { kind: 'none' };
+const NONE = { kind: 'none' } as const;
 
 /** find-my-way lets a parameter match an empty segment (`/pets/`): no route has an empty parameter. */
 function hasEmptyParameter(params: Record<string, string | undefined>): boolean {

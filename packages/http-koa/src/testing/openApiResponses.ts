@@ -9,8 +9,6 @@ interface Document {
   components: { headers: Record<string, { required?: boolean }> };
 }
 
-const PREFIX = '/v1';
-
 /**
  * Checks recorded responses against the OpenAPI document with a real JSON Schema 2020-12 validator (Ajv): the body
  * against the response schema of the operation and status, and every header the document marks required.
@@ -19,9 +17,17 @@ export class OpenApiResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly templates: { pattern: RegExp; path: string }[];
 
-  constructor(private readonly document: Document) {
+  constructor(
+    private readonly document: Document,
+    private readonly prefix = '/v1',
+  ) {
     this.ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
     this.ajv.addFormat('uri', (value: string) => URL.canParse(value));
+    this.ajv.addFormat(
+      'date-time',
+      (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
+    );
+    this.ajv.addFormat('date', (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)));
     this.ajv.addSchema(document, 'openapi');
     this.templates = Object.keys(document.paths).map((path) => ({
       path,
@@ -32,7 +38,9 @@ export class OpenApiResponseChecker {
   /** JSON pointer of the response object that describes this answer. */
   private responsePointer(method: string, path: string, status: number): string {
     const pathOnly = path.split('?')[0]!;
-    const template = pathOnly.startsWith(`${PREFIX}/`) ? this.templates.find((t) => t.pattern.test(pathOnly.slice(PREFIX.length))) : undefined;
+    const template = pathOnly.startsWith(`${this.prefix}/`)
+      ? this.templates.find((t) => t.pattern.test(pathOnly.slice(this.prefix.length)))
+      : undefined;
     const operationMethod = method === 'HEAD' ? 'get' : method.toLowerCase();
     const operation = template && this.document.paths[template.path]![operationMethod];
     const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -61,7 +69,7 @@ export class OpenApiResponseChecker {
   }
 
   check(method: string, path: string, status: number, headers: Record<string, string | string[] | undefined>, body: unknown): void {
-    if (method === 'OPTIONS' || !path.startsWith(`${PREFIX}/`)) return;
+    if (method === 'OPTIONS' || !path.startsWith(`${this.prefix}/`)) return;
     const pointer = this.responsePointer(method, path, status);
     const response = this.resolve(pointer) as { headers?: Record<string, { $ref?: string; required?: boolean }>; content?: object };
     for (const [name, header] of Object.entries(response.headers ?? {})) {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPetStore, type PetStore, InMemoryRateLimitStore, type BanRule, type Plan, type PetRepository } from '@petstore/core';
 import {
@@ -10,6 +10,8 @@ import {
   InMemoryPetRepository,
 } from '@petstore/core/testing';
 import { rawRequest, type RawRequestOptions, type RawResponse } from '@petstore/test-support';
+import { createAdminApp } from '../admin/createAdminApp.js';
+import { createAdminApi } from '../admin/createAdminApi.js';
 import { createHttpApp, type HttpAppOptions } from '../createHttpApp.js';
 import { createPetsApi } from '../createPetsApi.js';
 import { OpenApiResponseChecker } from './openApiResponses.js';
@@ -34,6 +36,8 @@ export interface TestApi {
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   /** GET/POST with `Authorization: Bearer <key>`. */
   authed(key: string, method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** A request to the admin interface on its own port (`/admin/v1...`), with the admin token unless headers say otherwise. */
+  admin(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -49,6 +53,14 @@ export interface TestApiOptions extends Pick<
   /** Replaces the in-memory repository (to inject failures). */
   petRepository?: PetRepository;
   now?: string;
+}
+
+/** The admin token of the test APIs' admin listener. */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+
+async function listenOnLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** The HTTP transport over a real socket on loopback, built from core with in-memory adapters and a fake clock. */
@@ -71,8 +83,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const internalErrors: unknown[] = [];
   // Listening first, so that the public base URL (Location, Link, the document's server) is the address that answers.
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = await listenOnLoopback(server);
   const publicBaseUrl = options.publicBaseUrl ?? `${baseUrl}/v1`;
   const app = createHttpApp({ ...store, publicBaseUrl }, { ...options, onInternalError: (error) => internalErrors.push(error) });
   const callback = app.callback();
@@ -82,6 +93,22 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const request = async (method: string, path: string, { unchecked, ...rest }: RequestOptions = {}) => {
     const response = await rawRequest(`${baseUrl}${path}`, { method, ...rest });
     if (!unchecked) checker.check(method, path, response.status, response.headers, response.json);
+    return response;
+  };
+
+  const adminServer = createServer();
+  const adminBaseUrl = `${await listenOnLoopback(adminServer)}/admin/v1`;
+  const adminDeps = { ...store, adminBaseUrl };
+  const adminCallback = createAdminApp(adminDeps, { token: TEST_ADMIN_TOKEN, onInternalError: (error) => internalErrors.push(error) }).callback();
+  adminServer.on('request', (req, res) => void adminCallback(req, res));
+  const adminChecker = new OpenApiResponseChecker(createAdminApi(adminDeps, { token: TEST_ADMIN_TOKEN }).openApiDocument as never, '/admin/v1');
+  const admin = async (method: string, path: string, { unchecked, headers, ...rest }: RequestOptions = {}) => {
+    const response = await rawRequest(`${adminBaseUrl.slice(0, -'/admin/v1'.length)}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers },
+      ...rest,
+    });
+    if (!unchecked) adminChecker.check(method, path, response.status, response.headers, response.json);
     return response;
   };
 
@@ -100,7 +127,11 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     request,
     authed: (key, method, path, requestOptions = {}) =>
       request(method, path, { ...requestOptions, headers: { Authorization: `Bearer ${key}`, ...requestOptions.headers } }),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    admin,
+    close: async () => {
+      await new Promise<void>((resolve) => adminServer.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

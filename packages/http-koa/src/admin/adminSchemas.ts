@@ -1,0 +1,244 @@
+import { AUDIT_ACTIONS, AUDIT_ACTORS, KEY_STATUSES, LIST_LIMIT, MAX_GRACE_PERIOD_SECONDS, MAX_USAGE_RANGE_DAYS, PLANS, SCOPES } from '@petstore/core';
+import { ErrorSchema, type JsonSchema } from '../openapi/schemas.js';
+
+// The admin document's `components.schemas`, written from core's KeyView, KeyUsageReport and AuditEventView.
+
+const instant = (description: string) => ({ type: 'string', format: 'date-time', description }) as const;
+const instantOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
+const limit = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+const limitOrNull = { type: ['integer', 'null'], minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+const ScopesSchema = {
+  type: 'array',
+  description: '`pets:read` allows the `GET` operations, `pets:write` allows `POST /v1/pets`.',
+  items: { type: 'string', enum: [...SCOPES] },
+  minItems: 1,
+  uniqueItems: true,
+  example: ['pets:read'],
+} as const satisfies JsonSchema;
+
+const KEY_EXAMPLE = {
+  id: 'key_3f0c9a5e1b2d4c6f',
+  name: 'partner-acme',
+  plan: 'pro',
+  limits: { perMinute: 600, perDay: 20000 },
+  limitOverrides: { perMinute: null, perDay: 20000 },
+  scopes: ['pets:read'],
+  status: 'active',
+  expiresAt: '2027-06-30T00:00:00.000Z',
+  disabled: false,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  lastUsedAt: '2026-11-25T10:04:30.000Z',
+  bannedUntil: null,
+  revokedAt: null,
+  previousSecretExpiresAt: null,
+};
+
+const keyProperties = {
+  id: { type: 'string', description: 'Stable: rotation keeps it.' },
+  name: { type: 'string', maxLength: 100, description: 'For people; may be empty.' },
+  plan: { type: 'string', enum: [...PLANS] },
+  limits: {
+    type: 'object',
+    description: "The limits in force: the key's overrides, else its plan's.",
+    additionalProperties: false,
+    required: ['perMinute', 'perDay'],
+    properties: { perMinute: limit, perDay: limit },
+  },
+  limitOverrides: {
+    type: 'object',
+    description: "The key's own limits; null where the plan's apply.",
+    additionalProperties: false,
+    required: ['perMinute', 'perDay'],
+    properties: { perMinute: limitOrNull, perDay: limitOrNull },
+  },
+  scopes: ScopesSchema,
+  status: {
+    type: 'string',
+    enum: [...KEY_STATUSES],
+    description: 'What a request with the current secret gets now: revoked first, then expired, then disabled.',
+  },
+  expiresAt: instantOrNull('After it, the key gets 401 `key_expired`; null: no expiry.'),
+  disabled: { type: 'boolean', description: 'A disabled key gets 401 `key_disabled` until enabled again.' },
+  createdAt: instant('When the key was created.'),
+  lastUsedAt: instantOrNull('Its last admitted request, at most a minute behind; null: never used.'),
+  bannedUntil: instantOrNull('The end of a rate-limit ban in force; null: none.'),
+  revokedAt: instantOrNull('When the key was revoked (for good); null: not revoked.'),
+  previousSecretExpiresAt: instantOrNull('When the secret replaced by the last rotation stops (or stopped) working; null: never rotated.'),
+} as const;
+
+export const ApiKeySchema = {
+  type: 'object',
+  description: 'An API key, never its secret.',
+  additionalProperties: false,
+  required: Object.keys(keyProperties),
+  properties: keyProperties,
+  example: KEY_EXAMPLE,
+} as const satisfies JsonSchema;
+
+export const IssuedApiKeySchema = {
+  type: 'object',
+  description: 'A key and its secret: the only answer that shows the secret. Store it now; only its hash is kept.',
+  additionalProperties: false,
+  required: [...Object.keys(keyProperties), 'key'],
+  properties: {
+    ...keyProperties,
+    key: {
+      type: 'string',
+      pattern: '^pst_[0-9A-Za-z]{36}$',
+      description: 'The secret: `pst_`, 30 random base62 characters, a 6-character checksum.',
+    },
+  },
+  example: { ...KEY_EXAMPLE, key: 'pst_NzrtDIVrgafSZAe5mXHC16bmB0RTAj115vIp' },
+} as const satisfies JsonSchema;
+
+const settingProperties = {
+  name: { type: 'string', maxLength: 100, description: 'For people: at most 100 characters, no control characters.' },
+  plan: { type: 'string', enum: [...PLANS] },
+  perMinute: { ...limitOrNull, description: "A per-minute limit for this key; null: the plan's. Required on `enterprise`." },
+  perDay: { ...limitOrNull, description: "A per-day limit for this key; null: the plan's. Required on `enterprise`." },
+  scopes: ScopesSchema,
+  expiresAt: instantOrNull('In the future, with its offset (`2027-01-01T00:00:00Z`); null: no expiry.'),
+} as const;
+
+export const NewApiKeySchema = {
+  type: 'object',
+  description: 'A key to create: `plan` is required; a new key has every scope unless `scopes` says otherwise.',
+  additionalProperties: false,
+  required: ['plan'],
+  properties: settingProperties,
+  example: { name: 'partner-acme', plan: 'pro', scopes: ['pets:read'], perDay: 20000, expiresAt: '2027-06-30T00:00:00Z' },
+} as const satisfies JsonSchema;
+
+export const ApiKeyUpdateSchema = {
+  type: 'object',
+  description: 'The settings to change (at least one); the rules of a new key apply to the result. A revoked key cannot be changed.',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { ...settingProperties, disabled: { type: 'boolean', description: 'true: the key gets 401 `key_disabled` until set back to false.' } },
+  example: { plan: 'business', disabled: false },
+} as const satisfies JsonSchema;
+
+export const RotationSchema = {
+  type: 'object',
+  description: 'How long the replaced secret keeps working; an empty body takes the default.',
+  additionalProperties: false,
+  properties: {
+    gracePeriodSeconds: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_GRACE_PERIOD_SECONDS,
+      default: 86400,
+      description: 'Seconds, 0 (the old secret stops at once) to 30 days; default 24 hours.',
+    },
+  },
+  example: { gracePeriodSeconds: 3600 },
+} as const satisfies JsonSchema;
+
+export const ApiKeysSchema = {
+  type: 'object',
+  description: 'One page of keys, oldest first, revoked ones included.',
+  additionalProperties: false,
+  required: ['keys', 'nextCursor'],
+  properties: {
+    keys: { type: 'array', items: ApiKeySchema, maxItems: LIST_LIMIT.max },
+    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last one.' },
+  },
+  example: { keys: [KEY_EXAMPLE], nextCursor: null },
+} as const satisfies JsonSchema;
+
+const DAY = { type: 'string', format: 'date', description: 'A UTC day.' } as const;
+
+export const KeyUsageSchema = {
+  type: 'object',
+  description: "A key's admitted requests per UTC day (kept at least 90 days), as every instance flushed them.",
+  additionalProperties: false,
+  required: ['keyId', 'from', 'to', 'days', 'lastUsedAt'],
+  properties: {
+    keyId: { type: 'string' },
+    from: DAY,
+    to: DAY,
+    days: {
+      type: 'array',
+      description: 'Every day of the range, oldest first; 0 for a day without requests.',
+      maxItems: MAX_USAGE_RANGE_DAYS,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['day', 'requests'],
+        properties: { day: DAY, requests: { type: 'integer', minimum: 0 } },
+      },
+    },
+    lastUsedAt: instantOrNull('Its last admitted request, at most a minute behind.'),
+  },
+  example: {
+    keyId: 'key_3f0c9a5e1b2d4c6f',
+    from: '2026-11-24',
+    to: '2026-11-25',
+    days: [
+      { day: '2026-11-24', requests: 1200 },
+      { day: '2026-11-25', requests: 37 },
+    ],
+    lastUsedAt: '2026-11-25T10:04:30.000Z',
+  },
+} as const satisfies JsonSchema;
+
+const auditValue = { type: ['string', 'number', 'boolean', 'null', 'array'], items: { type: 'string' } } as const;
+
+const AuditEventSchema = {
+  type: 'object',
+  description: 'One administrative action on one key. Never a secret.',
+  additionalProperties: false,
+  required: ['id', 'at', 'actor', 'action', 'keyId', 'changes'],
+  properties: {
+    id: { type: 'string' },
+    at: instant('When it happened.'),
+    actor: { type: 'string', enum: [...AUDIT_ACTORS], description: '`cli`, `admin-api`, or `system` (the first-run key).' },
+    action: { type: 'string', enum: [...AUDIT_ACTIONS] },
+    keyId: { type: 'string' },
+    changes: {
+      type: 'object',
+      description: 'Each changed field, before and after; empty when nothing changed.',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['before', 'after'],
+        properties: { before: auditValue, after: auditValue },
+      },
+    },
+  },
+  example: {
+    id: 'evt_019ab3c4d5e60001a1b2c3d4e5f6',
+    at: '2026-11-25T10:00:00.000Z',
+    actor: 'admin-api',
+    action: 'key.updated',
+    keyId: 'key_3f0c9a5e1b2d4c6f',
+    changes: { plan: { before: 'free', after: 'pro' } },
+  },
+} as const satisfies JsonSchema;
+
+export const AuditEventsSchema = {
+  type: 'object',
+  description: 'One page of the audit trail, newest first.',
+  additionalProperties: false,
+  required: ['events', 'nextCursor'],
+  properties: {
+    events: { type: 'array', items: AuditEventSchema, maxItems: LIST_LIMIT.max },
+    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next (older) page; null on the last one.' },
+  },
+  example: { events: [AuditEventSchema.example], nextCursor: null },
+} as const satisfies JsonSchema;
+
+/** Every schema of the admin document's `components.schemas`, by name. */
+export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
+  ApiKey: ApiKeySchema,
+  IssuedApiKey: IssuedApiKeySchema,
+  NewApiKey: NewApiKeySchema,
+  ApiKeyUpdate: ApiKeyUpdateSchema,
+  Rotation: RotationSchema,
+  ApiKeys: ApiKeysSchema,
+  KeyUsage: KeyUsageSchema,
+  AuditEvent: AuditEventSchema,
+  AuditEvents: AuditEventsSchema,
+  Error: ErrorSchema,
+};

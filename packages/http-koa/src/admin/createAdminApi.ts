@@ -1,0 +1,128 @@
+import type { PetStore } from '@petstore/core';
+import type { Context, Middleware } from 'koa';
+import compose from 'koa-compose';
+import { HttpError } from '../HttpError.js';
+import { errorResponses, logToStderr, type InternalErrorListener } from '../middleware/errorResponses.js';
+import { readJsonBody, type JsonBody } from '../middleware/jsonBody.js';
+import { openApiDocument } from '../openapi/openApiDocument.js';
+import { getOpenApiDocument } from '../operations/getOpenApiDocument.js';
+import type { AdminOperation } from '../operations/Operation.js';
+import { operationRequest, unknownQueryParameters } from '../routing/operationRequest.js';
+import { routeTable } from '../routing/routeTable.js';
+import { ADMIN_SCHEMAS } from './adminSchemas.js';
+import { adminTokenCheck } from './adminToken.js';
+import { createKey } from './operations/createKey.js';
+import { getKey } from './operations/getKey.js';
+import { getKeyUsage } from './operations/getKeyUsage.js';
+import { listAuditEvents } from './operations/listAuditEvents.js';
+import { listKeys } from './operations/listKeys.js';
+import { revokeKey } from './operations/revokeKey.js';
+import { rotateKey } from './operations/rotateKey.js';
+import { unbanKey } from './operations/unbanKey.js';
+import { updateKey } from './operations/updateKey.js';
+
+/** The key-management use cases the admin interface calls (any `PetStore` from core's `createPetStore` has them). */
+export type AdminApiDeps = Pick<
+  PetStore,
+  | 'clock'
+  | 'issueApiKey'
+  | 'listApiKeys'
+  | 'getApiKey'
+  | 'updateApiKey'
+  | 'rotateApiKey'
+  | 'revokeApiKey'
+  | 'unbanApiKey'
+  | 'getApiKeyUsage'
+  | 'listAuditEvents'
+> & {
+  /** Absolute base URL of the admin interface, ending in its prefix (`http://10.0.0.5:3001/admin/v1`): `Location` and `servers`. */
+  adminBaseUrl: string;
+};
+
+export interface AdminApiOptions {
+  /** The bearer token every request must send, at least 32 characters. */
+  token: string;
+  /** Where the interface is mounted; default `/admin/v1`. */
+  prefix?: string;
+  /** Called with every unexpected error (answered 500); default: written to stderr. */
+  onInternalError?: InternalErrorListener;
+}
+
+/** The admin interface as one Koa middleware, and the OpenAPI document that describes it. */
+export type AdminApi = Middleware & { readonly openApiDocument: object };
+
+/** The operations of the admin interface, each declared once (admin/operations/): the only list to extend. */
+function declareOperations(deps: AdminApiDeps, document: () => object): AdminOperation[] {
+  return [
+    createKey(deps, deps.adminBaseUrl),
+    listKeys(deps),
+    getKey(deps),
+    updateKey(deps),
+    rotateKey(deps),
+    revokeKey(deps),
+    unbanKey(deps),
+    getKeyUsage(deps),
+    listAuditEvents(deps),
+    getOpenApiDocument(document, 'admin-token', 'The OpenAPI 3.1 description of the admin interface.'),
+  ];
+}
+
+/** A body that may be left out is absent when nothing is sent (no `Transfer-Encoding`, no or a zero `Content-Length`). */
+const sendsNoBody = (ctx: Context) => ctx.get('Transfer-Encoding') === '' && (ctx.get('Content-Length') === '' || ctx.get('Content-Length') === '0');
+
+/**
+ * The admin interface (create, list, get, update, rotate, revoke and unban keys, their usage, the audit trail) as
+ * one Koa middleware for `app.use(...)`: requests under `prefix` are answered here, anything else goes on. Every
+ * request under the prefix needs `Authorization: Bearer <token>`, unknown paths included. Actions are audited with
+ * the actor `admin-api`. Mount it on a listener of its own that only operators reach, never beside the public API.
+ */
+export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): AdminApi {
+  const prefix = options.prefix ?? '/admin/v1';
+  const checkToken = adminTokenCheck(options.token);
+  const operations = declareOperations(deps, () => document);
+  const document = openApiDocument(operations, {
+    publicBaseUrl: deps.adminBaseUrl,
+    schemas: ADMIN_SCHEMAS,
+    credential: 'The admin token (`ADMIN_TOKEN`).',
+    routing: 'admin-token',
+    errorDescriptions: { 401: 'The admin token is missing or wrong (`unauthorized`).' },
+    title: 'Animal Adoption Store: admin',
+    version: '1.0.0',
+    description:
+      "Manage the store's API keys from your own backend: create, list, get, update, rotate, revoke, lift a ban, usage " +
+      'per day, and the audit trail. Listens on its own port (`ADMIN_PORT`) only when `ADMIN_TOKEN` is set; every ' +
+      'request needs `Authorization: Bearer <ADMIN_TOKEN>`. Errors use the Error body.',
+    contact: { name: 'The pet store team', url: 'https://github.com/petstore-example/petstore' },
+    license: { name: 'MIT', identifier: 'MIT' },
+    tags: [
+      { name: 'keys', description: 'API keys.' },
+      { name: 'audit', description: 'Who changed which key, and when.' },
+      { name: 'meta', description: 'This description.' },
+    ],
+  });
+  const route = routeTable(prefix, operations);
+
+  async function answer(ctx: Context): Promise<void> {
+    checkToken(ctx);
+    const found = route(ctx.method, ctx.url);
+    if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
+    if (found.kind === 'methods') {
+      if (ctx.method !== 'OPTIONS')
+        throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
+      ctx.set('Allow', found.allow);
+      ctx.status = 204;
+      return;
+    }
+    const { operation } = found;
+    ctx.state['route'] = prefix + operation.path;
+    const unknown = unknownQueryParameters(operation, found.query);
+    if (unknown !== null) throw unknown;
+    let body: JsonBody | undefined;
+    if (operation.requestBody && !(operation.requestBody.optional && sendsNoBody(ctx))) body = await readJsonBody(ctx);
+    await operation.run(ctx, operationRequest(ctx, found, body));
+  }
+
+  const chain = compose<Context>([errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime()), answer]);
+  const adminApi: Middleware = (ctx, next) => (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? chain(ctx) : next());
+  return Object.assign(adminApi, { openApiDocument: document });
+}

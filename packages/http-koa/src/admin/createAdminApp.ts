@@ -1,0 +1,27 @@
+import Koa from 'koa';
+import { errorResponses, logToStderr } from '../middleware/errorResponses.js';
+import { notFound } from '../middleware/notFound.js';
+import { protocolChecks } from '../middleware/protocolChecks.js';
+import { recordResponses, reportStreamErrors, type ResponseRecord } from '../middleware/recordResponses.js';
+import { createAdminApi, type AdminApiDeps, type AdminApiOptions } from './createAdminApi.js';
+
+export interface AdminAppOptions extends AdminApiOptions {
+  /** Called once per request, after the response is decided (access logs, metrics). */
+  onResponse?: (record: ResponseRecord) => void;
+}
+
+/**
+ * The Koa application of the admin listener: the protocol checks, the admin interface under `/admin/v1`, and the
+ * Error body for everything else (404).
+ */
+export function createAdminApp(deps: AdminApiDeps, options: AdminAppOptions): Koa {
+  const app = new Koa();
+  const onInternalError = options.onInternalError ?? logToStderr;
+  if (options.onResponse) app.use(recordResponses(options.onResponse));
+  app.use(errorResponses(onInternalError, () => deps.clock.now().getTime()));
+  app.use(protocolChecks);
+  app.use(createAdminApi(deps, { ...options, onInternalError }));
+  app.use(notFound);
+  reportStreamErrors(app, onInternalError);
+  return app;
+}
