@@ -23,7 +23,30 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 5000,
       sqliteSynchronous: 'NORMAL',
       docsEnabled: true,
+      admin: null,
     });
+  });
+
+  it('opens the admin listener only with ADMIN_TOKEN: on 127.0.0.1:3001 unless told otherwise, whatever HOST is', () => {
+    const token = 'x'.repeat(32);
+    expect(loadConfig({ ADMIN_TOKEN: token, HOST: '0.0.0.0' }).admin).toEqual({ token, port: 3001, host: '127.0.0.1' });
+    expect(loadConfig({ ADMIN_TOKEN: '' }).admin).toBeNull();
+  });
+
+  it.each([
+    ['a short token', 'x'.repeat(31)],
+    ['a token with a space', `${'x'.repeat(32)} y`],
+  ])('refuses %s without printing it', (_, token) => {
+    let message = '';
+    try {
+      loadConfig({ ADMIN_TOKEN: token });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      `ADMIN_TOKEN="(hidden, ${token.length} characters)" is invalid: expected at least 32 characters without spaces, such as the output of openssl rand -hex 32`,
+    );
+    expect(message).not.toContain('xxxxxxxx');
   });
 
   it('counts trusted proxy hops: TRUST_PROXY=true is one, TRUST_PROXY_HOPS says how many', () => {
@@ -56,6 +79,9 @@ describe('loadConfig', () => {
         DATABASE_TIMEOUT_MS: '300',
         SQLITE_SYNCHRONOUS: 'FULL',
         DOCS_ENABLED: 'false',
+        ADMIN_TOKEN: 'a'.repeat(32),
+        ADMIN_PORT: '9000',
+        ADMIN_HOST: '10.0.0.5',
       }),
     ).toEqual({
       port: 8080,
@@ -77,6 +103,7 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 300,
       sqliteSynchronous: 'FULL',
       docsEnabled: false,
+      admin: { token: 'a'.repeat(32), port: 9000, host: '10.0.0.5' },
     });
   });
 
@@ -149,6 +176,8 @@ describe('loadConfig', () => {
     ['KEY_CACHE_TTL_MS', '60000', 'KEY_CACHE_TTL_MS="60000" is invalid: expected an integer from 0 to 5000'],
     ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS="OFF" is invalid: expected one of NORMAL, FULL'],
     ['SQLITE_SYNCHRONOUS', 'full', 'SQLITE_SYNCHRONOUS="full" is invalid: expected one of NORMAL, FULL'],
+    ['ADMIN_PORT', '3001', 'ADMIN_PORT="3001" is invalid: expected ADMIN_TOKEN to be set too: the admin API listens only when it has a token'],
+    ['ADMIN_HOST', '0.0.0.0', 'ADMIN_HOST="0.0.0.0" is invalid: expected ADMIN_TOKEN to be set too: the admin API listens only when it has a token'],
   ])('rejects %s=%s with one line naming the variable, the value and what is accepted', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(expect.objectContaining({ name: 'ConfigError', variable: name, value, message }));
   });

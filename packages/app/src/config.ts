@@ -1,4 +1,5 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
+import { MIN_ADMIN_TOKEN_LENGTH } from '@petstore/http-koa';
 import { DATABASE_URL_FORMS, parseDatabaseUrl, redact, SQLITE_SYNCHRONOUS_MODES, type SqliteSynchronous } from '@petstore/persistence-typeorm';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -33,6 +34,17 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous;
   /** Serve the interactive API reference at `GET /docs`. */
   docsEnabled: boolean;
+  /** The admin API's listener (ADMIN_TOKEN, ADMIN_PORT, ADMIN_HOST); null when ADMIN_TOKEN is unset: no listener. */
+  admin: AdminListener | null;
+}
+
+export interface AdminListener {
+  /** At least 32 characters; every admin request sends it as `Authorization: Bearer <token>`. */
+  token: string;
+  /** Default 3001. */
+  port: number;
+  /** Default 127.0.0.1 (this machine only), whatever HOST is: exposing it is a decision of its own. */
+  host: string;
 }
 
 /** A bad environment variable: the process stops with exit code 2 and this one-line message. */
@@ -112,16 +124,50 @@ function corsOrigins(env: Env): string[] {
   return origins;
 }
 
-/** The base of the API on a listening address: `http://127.0.0.1:3000/v1`, `http://[::1]:3000/v1`. */
+const HOST_PATTERN = /^[A-Za-z0-9.:-]+$/;
+
+function adminListener(env: Env): AdminListener | null {
+  const token = env['ADMIN_TOKEN'] ?? '';
+  if (token === '') {
+    for (const name of ['ADMIN_PORT', 'ADMIN_HOST']) {
+      const raw = env[name];
+      if (raw) throw new ConfigError(name, raw, 'ADMIN_TOKEN to be set too: the admin API listens only when it has a token');
+    }
+    return null;
+  }
+  // The value itself never reaches stderr or a log.
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new ConfigError(
+      'ADMIN_TOKEN',
+      `(hidden, ${token.length} characters)`,
+      `at least ${MIN_ADMIN_TOKEN_LENGTH} characters without spaces, such as the output of openssl rand -hex 32`,
+    );
+  }
+  const host = env['ADMIN_HOST'] || '127.0.0.1';
+  if (!HOST_PATTERN.test(host)) throw new ConfigError('ADMIN_HOST', host, 'a host name or IP address to listen on');
+  return { token, port: integer(env, 'ADMIN_PORT', 3001, 0, 65_535), host };
+}
+
+/** A listening address as a URL's origin: `http://127.0.0.1:3000`, `http://[::1]:3000`. */
+export function listeningOrigin(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** The base of the API on a listening address: `http://127.0.0.1:3000/v1`. */
 export function listeningUrl(host: string, port: number): string {
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`;
+  return `${listeningOrigin(host, port)}/v1`;
+}
+
+/** The base of the admin API on its listening address: `http://127.0.0.1:3001/admin/v1`. */
+export function adminUrl(host: string, port: number): string {
+  return `${listeningOrigin(host, port)}/admin/v1`;
 }
 
 /** Reads and checks the configuration from environment variables; throws ConfigError on the first bad one. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const host = env['HOST'] || '127.0.0.1';
-  if (!/^[A-Za-z0-9.:-]+$/.test(host)) throw new ConfigError('HOST', host, 'a host name or IP address to listen on');
+  if (!HOST_PATTERN.test(host)) throw new ConfigError('HOST', host, 'a host name or IP address to listen on');
   return {
     port,
     host,
@@ -145,5 +191,6 @@ export function loadConfig(env: Env = process.env): Config {
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5_000, 100, 60_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'NORMAL'),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
+    admin: adminListener(env),
   };
 }

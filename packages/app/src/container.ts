@@ -11,7 +11,7 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
-import { createHttpApp } from '@petstore/http-koa';
+import { createAdminApp, createHttpApp, type ResponseRecord } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
@@ -27,7 +27,7 @@ import {
 } from '@petstore/persistence-typeorm';
 import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
 import { pino, type Logger } from 'pino';
-import { listeningUrl, type Config } from './config.js';
+import { adminUrl, listeningUrl, type Config } from './config.js';
 import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
 import { TOKENS, type ReadinessCheck } from './tokens.js';
@@ -152,6 +152,23 @@ function useCasesModule(config: Config): ContainerModule {
   });
 }
 
+/** One access-log line per answered request. */
+function logResponse(logger: Logger, record: ResponseRecord, message: string): void {
+  logger.info(
+    {
+      requestId: record.requestId,
+      method: record.method,
+      path: record.path,
+      route: record.route,
+      status: record.status,
+      durationMs: Math.round(record.durationMs * 100) / 100,
+      keyId: record.keyId,
+    },
+    message,
+  );
+}
+
+/** The public app, and the admin API's app when ADMIN_TOKEN is set. */
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
@@ -170,22 +187,27 @@ function httpModule(config: Config): ContainerModule {
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
             onResponse: (record) => {
               metrics.record(record);
-              logger.info(
-                {
-                  requestId: record.requestId,
-                  method: record.method,
-                  path: record.path,
-                  route: record.route,
-                  status: record.status,
-                  durationMs: Math.round(record.durationMs * 100) / 100,
-                  keyId: record.keyId,
-                },
-                'request',
-              );
+              logResponse(logger, record, 'request');
             },
           },
         ),
       [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }, TOKENS.ListeningUrl],
+    );
+    const { admin } = config;
+    if (admin === null) return;
+    bind(TOKENS.AdminUrl).toConstantValue(adminUrl(admin.host, admin.port));
+    bind(TOKENS.AdminApp).toResolvedValue(
+      (petStore: PetStore, logger: Logger, adminBaseUrl: string) =>
+        createAdminApp(
+          { ...petStore, adminBaseUrl },
+          {
+            token: admin.token,
+            onInternalError: (error, request) =>
+              logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error (admin API)'),
+            onResponse: (record) => logResponse(logger, record, 'admin request'),
+          },
+        ),
+      [TOKENS.PetStore, TOKENS.Logger, TOKENS.AdminUrl],
     );
   });
 }

@@ -1,8 +1,10 @@
-/** The settings behind one listening socket: `PORT` (or `METRICS_PORT`) and `HOST`. */
+/** The settings behind one listening socket: `PORT` (or `METRICS_PORT`, `ADMIN_PORT`) and `HOST` (or `ADMIN_HOST`). */
 export interface ListenSetting {
-  variable: 'PORT' | 'METRICS_PORT';
+  variable: 'PORT' | 'METRICS_PORT' | 'ADMIN_PORT';
   port: number;
   host: string;
+  /** Default `HOST`. */
+  hostVariable?: 'HOST' | 'ADMIN_HOST';
 }
 
 /**
@@ -10,8 +12,8 @@ export interface ListenSetting {
  * (`listen EADDRINUSE: address already in use 127.0.0.1:3000`) names neither. An error it does not know is returned
  * as it is.
  */
-export function listenFailure(error: unknown, { variable, port, host }: ListenSetting): unknown {
-  const where = `${variable}=${port} HOST=${host}`;
+export function listenFailure(error: unknown, { variable, port, host, hostVariable = 'HOST' }: ListenSetting): unknown {
+  const where = `${variable}=${port} ${hostVariable}=${host}`;
   switch ((error as NodeJS.ErrnoException | null)?.code) {
     case 'EADDRINUSE':
       return new Error(
@@ -22,11 +24,11 @@ export function listenFailure(error: unknown, { variable, port, host }: ListenSe
       return new Error(`${where}: this user may not listen on port ${port} (ports below 1024 need privileges). Choose ${variable}=1024 or above.`);
     case 'EADDRNOTAVAIL':
       return new Error(
-        `${where}: ${host} is not an address of this machine. Set HOST=127.0.0.1 (this machine only) or HOST=0.0.0.0 (every interface).`,
+        `${where}: ${host} is not an address of this machine. Set ${hostVariable}=127.0.0.1 (this machine only) or ${hostVariable}=0.0.0.0 (every interface).`,
       );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new Error(`${where}: the host name ${host} does not resolve. Set HOST to an IP address of this machine, such as 127.0.0.1.`);
+      return new Error(`${where}: the host name ${host} does not resolve. Set ${hostVariable} to an IP address of this machine, such as 127.0.0.1.`);
     default:
       return error;
   }

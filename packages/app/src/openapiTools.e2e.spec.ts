@@ -85,3 +85,46 @@ describe('the served OpenAPI document through third-party tools', () => {
     expect(Number(summary![1])).toBeGreaterThanOrEqual(8);
   }, 120_000);
 });
+
+// Issue 25: the admin document through the same linters.
+describe('the admin OpenAPI document through third-party tools', () => {
+  const adminToken = 'openapi-tools-admin-token-0123456789abcdef';
+  let work: string;
+  let server: ServerProcess;
+  let documentFile: string;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'petstore-admin-openapi-'));
+    server = await spawnServer({ DATABASE_URL: `sqlite:${join(work, 'pets.db')}`, LOG_LEVEL: 'warn', ADMIN_TOKEN: adminToken, ADMIN_PORT: '0' });
+    const adminUrl = /Admin API listening on (\S+)/.exec(server.output())?.[1];
+    documentFile = join(work, 'admin-openapi.json');
+    writeFileSync(documentFile, await (await fetch(`${adminUrl}/openapi.json`, { headers: { Authorization: `Bearer ${adminToken}` } })).text());
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('passes spectral lint (spectral:oas) with no error and no warning', async () => {
+    const result = await runNodeProcess(
+      binOf('@stoplight/spectral-cli', 'dist/index.js'),
+      ['lint', documentFile, '--ruleset', join(REPO, '.spectral.yaml'), '--fail-severity', 'hint'],
+      {},
+      60_000,
+    );
+    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('No results') });
+  }, 90_000);
+
+  it('passes redocly lint (recommended) with no error and no warning', async () => {
+    const result = await runNodeProcess(
+      binOf('@redocly/cli', 'bin/cli.js'),
+      ['lint', documentFile, '--config', join(REPO, 'redocly.yaml')],
+      {},
+      60_000,
+    );
+    expect(result.stdout + result.stderr).toContain('Your API description is valid');
+    expect(result.stdout + result.stderr).not.toMatch(/You have \d+ warnings?/);
+    expect(result.code).toBe(0);
+  }, 90_000);
+});

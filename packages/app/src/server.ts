@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { answerClientError, answerConnect } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
-import { listeningUrl, type Config } from './config.js';
+import { adminUrl as adminUrlOf, listeningUrl, type Config } from './config.js';
 import { closeContainer, createContainer } from './container.js';
 import { drainOnClose, type Drain } from './drain.js';
 import { listenFailure, type ListenSetting } from './listenFailure.js';
@@ -14,6 +14,8 @@ export interface RunningServer {
   url: string;
   port: number;
   metricsPort: number | null;
+  /** Where the admin API answers (`http://127.0.0.1:3001/admin/v1`); null without ADMIN_TOKEN. */
+  adminUrl: string | null;
   container: Container;
   /** Stops accepting, lets in-flight requests finish (bounded), then closes the database and other resources. */
   close(): Promise<void>;
@@ -30,6 +32,18 @@ function timeouts(config: Config) {
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.headersTimeoutMs / 2)),
   };
+}
+
+/**
+ * A server for a Koa app. Requests without Host and with an unknown Expect go to the app, which answers them with the
+ * Error body; Node's own answers to them are empty. Malformed requests and CONNECT get the Error body too.
+ */
+function createAppServer(config: Config): Server {
+  const server = createServer({ ...timeouts(config), requireHostHeader: false });
+  Object.assign(server, timeouts(config));
+  server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
+  return server;
 }
 
 async function listen(server: Server, setting: ListenSetting): Promise<number> {
@@ -62,18 +76,13 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
  * starts wait for it. A `container` passed in must not have resolved `TOKENS.HttpApp` yet.
  */
 export async function startServer(config: Config, container?: Container): Promise<RunningServer> {
-  // Requests without Host and with an unknown Expect go to the app, which answers them with the Error body; Node's
-  // own answers to them are empty.
-  const server = createServer({ ...timeouts(config), requireHostHeader: false });
-  Object.assign(server, timeouts(config));
+  const server = createAppServer(config);
   let callback: RequestListener | undefined;
   const early: [IncomingMessage, ServerResponse][] = [];
   const handle: RequestListener = (req, res) => (callback ? callback(req, res) : void early.push([req, res]));
   server.on('request', handle);
   server.on('checkExpectation', handle);
-  server.on('clientError', answerClientError);
   const drain = drainOnClose(server);
-  server.on('connect', answerConnect);
   const port = await listen(server, { variable: 'PORT', port: config.port, host: config.host });
   const url = listeningUrl(config.host, port);
 
@@ -110,21 +119,37 @@ export async function startServer(config: Config, container?: Container): Promis
     metricsPort = await listen(metricsServer, { variable: 'METRICS_PORT', port: config.metricsPort, host: config.host });
     drainMetrics = drainOnClose(metricsServer);
   }
-  logger.info({ url, publicBaseUrl: config.publicBaseUrl ?? url, metricsPort, database: config.databaseUrl.split(':')[0] }, 'listening');
+  let adminUrl: string | null = null;
+  let drainAdmin: Drain | undefined;
+  if (config.admin !== null) {
+    const { port: wanted, host } = config.admin;
+    const adminServer = createAppServer(config);
+    const adminPort = await listen(adminServer, { variable: 'ADMIN_PORT', port: wanted, host, hostVariable: 'ADMIN_HOST' });
+    adminUrl = adminUrlOf(host, adminPort);
+    container.rebind(TOKENS.AdminUrl).toConstantValue(adminUrl);
+    const adminCallback = (await container.getAsync(TOKENS.AdminApp)).callback();
+    const handleAdmin: RequestListener = (req, res) => void adminCallback(req, res);
+    adminServer.on('request', handleAdmin);
+    adminServer.on('checkExpectation', handleAdmin);
+    drainAdmin = drainOnClose(adminServer);
+  }
+  logger.info({ url, publicBaseUrl: config.publicBaseUrl ?? url, metricsPort, adminUrl, database: config.databaseUrl.split(':')[0] }, 'listening');
   if (config.publicBaseUrl === null && WILDCARD_HOSTS.has(config.host)) {
     logger.warn({ host: config.host }, 'Location and Link name a wildcard address that other machines cannot use: set PUBLIC_BASE_URL');
   }
   if (config.logLevel !== 'silent') {
     process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
+    if (adminUrl !== null) process.stdout.write(`Admin API listening on ${adminUrl}\n`);
   }
 
   return {
     url,
     port,
     metricsPort,
+    adminUrl,
     container,
     close: async () => {
-      await drain(config.shutdownTimeoutMs);
+      await Promise.all([drain(config.shutdownTimeoutMs), drainAdmin?.(config.shutdownTimeoutMs)]);
       await drainMetrics?.(1_000);
       await closeContainer(container);
       logger.info('stopped');

@@ -1,5 +1,5 @@
 import type { Clock, IdempotencyStore, KeyStore, PetRepository, PetStore, RateLimitStore } from '@petstore/core';
-import type { HttpApp } from '@petstore/http-koa';
+import type { AdminApp, HttpApp } from '@petstore/http-koa';
 import type { DataSource } from '@petstore/persistence-typeorm';
 import type { RedisClient } from '@petstore/rate-limit-redis';
 import type { ServiceIdentifier } from 'inversify';
@@ -45,4 +45,8 @@ export const TOKENS = {
    * it to the port actually bound (PORT=0) before it resolves `HttpApp`.
    */
   ListeningUrl: token<string>('ListeningUrl'),
+  /** The admin listener's app (only when ADMIN_TOKEN is set); `startServer` binds `AdminUrl` before resolving it. */
+  AdminApp: token<AdminApp>('AdminApp'),
+  /** Where the admin API answers, `http://ADMIN_HOST:<bound port>/admin/v1`. */
+  AdminUrl: token<string>('AdminUrl'),
 } as const;

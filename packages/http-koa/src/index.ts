@@ -9,5 +9,5 @@ export { answerClientError, answerConnect } from './clientErrors.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
 export type { FullPageCacheOptions } from './listing/ListingPages.js';
 export { createAdminApi, type AdminApi, type AdminApiDeps, type AdminApiOptions } from './admin/createAdminApi.js';
-export { createAdminApp, type AdminAppOptions } from './admin/createAdminApp.js';
+export { createAdminApp, type AdminApp, type AdminAppOptions } from './admin/createAdminApp.js';
 export { MIN_ADMIN_TOKEN_LENGTH } from './admin/adminToken.js';

@@ -5,6 +5,9 @@ import { protocolChecks } from '../middleware/protocolChecks.js';
 import { recordResponses, reportStreamErrors, type ResponseRecord } from '../middleware/recordResponses.js';
 import { createAdminApi, type AdminApiDeps, type AdminApiOptions } from './createAdminApi.js';
 
+/** The Koa application of the admin listener (`app.callback()` for `http.createServer`). */
+export type AdminApp = Koa;
+
 export interface AdminAppOptions extends AdminApiOptions {
   /** Called once per request, after the response is decided (access logs, metrics). */
   onResponse?: (record: ResponseRecord) => void;
@@ -14,7 +17,7 @@ export interface AdminAppOptions extends AdminApiOptions {
  * The Koa application of the admin listener: the protocol checks, the admin interface under `/admin/v1`, and the
  * Error body for everything else (404).
  */
-export function createAdminApp(deps: AdminApiDeps, options: AdminAppOptions): Koa {
+export function createAdminApp(deps: AdminApiDeps, options: AdminAppOptions): AdminApp {
   const app = new Koa();
   const onInternalError = options.onInternalError ?? logToStderr;
   if (options.onResponse) app.use(recordResponses(options.onResponse));

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { eventually, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+
+const ADMIN_TOKEN = 'e2e-admin-token-5f1c0a9e7b3d2c4a6e8f0b1d3c5a7e9f';
+const dir = mkdtempSync(join(tmpdir(), 'petstore-admin-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// Issue 25: the admin API of the built server, on its own port, as an operator's backend calls it.
+describe('the built server with ADMIN_TOKEN', () => {
+  const databaseUrl = `sqlite:${join(dir, 'admin.db')}`;
+  let server: ServerProcess;
+  let adminUrl: string;
+  const admin = (method: string, path: string, body?: unknown, token = ADMIN_TOKEN) =>
+    fetch(`${adminUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    server = await spawnServer({ DATABASE_URL: databaseUrl, ADMIN_TOKEN, ADMIN_PORT: '0' });
+    adminUrl = (await eventually(() => /Admin API listening on (\S+)/.exec(server.output())?.[1], { timeoutMs: 10_000 }))!;
+  }, 30_000);
+  afterAll(() => server.stop());
+
+  it('listens on a port of its own, on loopback; the public port does not answer it', async () => {
+    expect(adminUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/admin\/v1$/);
+    expect(new URL(adminUrl).port).not.toBe(new URL(server.url).port);
+    const publicAttempt = await fetch(`${new URL(server.url).origin}/admin/v1/keys`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(publicAttempt.status).toBe(404);
+    expect((await admin('GET', '/keys', undefined, 'not-the-admin-token-not-the-admin-token')).status).toBe(401);
+  });
+
+  it('creates a key the public API accepts, with its scopes; the audit trail names the actor, from the API and the CLI alike', async () => {
+    const created = await admin('POST', '/keys', { name: 'reader', plan: 'pro', scopes: ['pets:read'] });
+    expect(created.status).toBe(201);
+    const { id, key } = (await created.json()) as { id: string; key: string };
+    expect(created.headers.get('location')).toBe(`${adminUrl}/keys/${id}`);
+    const listed = await fetch(`${server.url}/pets`, { headers: { Authorization: `Bearer ${key}` } });
+    expect([listed.status, listed.headers.get('x-ratelimit-limit')]).toEqual([200, '300']);
+    const write = await fetch(`${server.url}/pets`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    expect(write.status).toBe(403);
+
+    expect((await runCli(['keys', 'update', id, '--plan', 'business'], { DATABASE_URL: databaseUrl })).code).toBe(0);
+    const trail = (await (await admin('GET', `/audit-events?keyId=${id}`)).json()) as { events: { actor: string; action: string }[] };
+    expect(trail.events.map((e) => [e.actor, e.action])).toEqual([
+      ['cli', 'key.updated'],
+      ['admin-api', 'key.created'],
+    ]);
+    const viaCli = await runCli(['keys', 'audit', id, '--json'], { DATABASE_URL: databaseUrl });
+    expect((JSON.parse(viaCli.stdout) as { events: { actor: string }[] }).events.map((e) => e.actor)).toEqual(['cli', 'admin-api']);
+    // Neither the admin token nor a key's secret reaches a log line.
+    await eventually(() => server.output().includes('"admin request"'));
+    expect(server.output()).not.toContain(ADMIN_TOKEN);
+    expect(server.output()).not.toContain(key);
+  });
+
+  it('serves its OpenAPI document, naming every admin operation', async () => {
+    const document = (await (await admin('GET', '/openapi.json')).json()) as { servers: { url: string }[]; paths: object };
+    expect(document.servers).toEqual([{ url: adminUrl }]);
+    const ids = JSON.stringify(document.paths).match(/"operationId":"[A-Za-z]+"/g);
+    for (const id of ['createKey', 'listKeys', 'getKey', 'updateKey', 'rotateKey', 'revokeKey', 'unbanKey', 'getKeyUsage', 'listAuditEvents']) {
+      expect(ids).toContain(`"operationId":"${id}"`);
+    }
+  });
+});
+
+describe('the built server without ADMIN_TOKEN', () => {
+  it('opens no admin listener', async () => {
+    const server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'plain.db')}` });
+    try {
+      expect(server.output()).not.toContain('Admin API');
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
+
+  it('refuses ADMIN_PORT alone, and a short token, with exit code 2 and one line (never the token)', async () => {
+    const alone = await runNodeProcess(SERVER_ENTRY, [], { ADMIN_PORT: '3001', DATABASE_URL: `sqlite:${join(dir, 'x.db')}` });
+    expect([alone.code, alone.stderr.trim()]).toEqual([
+      2,
+      'ADMIN_PORT="3001" is invalid: expected ADMIN_TOKEN to be set too: the admin API listens only when it has a token',
+    ]);
+    const short = await runNodeProcess(SERVER_ENTRY, [], { ADMIN_TOKEN: 'hunter2-hunter2', DATABASE_URL: `sqlite:${join(dir, 'x.db')}` });
+    expect(short.code).toBe(2);
+    expect(short.stderr).not.toContain('hunter2');
+  }, 30_000);
+});
