@@ -96,7 +96,7 @@ describe('the admin OpenAPI document through third-party tools', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'petstore-admin-openapi-'));
     server = await spawnServer({ DATABASE_URL: `sqlite:${join(work, 'pets.db')}`, LOG_LEVEL: 'warn', ADMIN_TOKEN: adminToken, ADMIN_PORT: '0' });
-    const adminUrl = /Admin API listening on (\S+)/.exec(server.output())?.[1];
+    const adminUrl = server.adminUrl!;
     documentFile = join(work, 'admin-openapi.json');
     writeFileSync(documentFile, await (await fetch(`${adminUrl}/openapi.json`, { headers: { Authorization: `Bearer ${adminToken}` } })).text());
   }, 90_000);

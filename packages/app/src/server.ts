@@ -138,8 +138,9 @@ export async function startServer(config: Config, container?: Container): Promis
     logger.warn({ host: config.host }, 'Location and Link name a wildcard address that other machines cannot use: set PUBLIC_BASE_URL');
   }
   if (config.logLevel !== 'silent') {
-    process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
+    // The public line last: whoever waits for it (scripts, tests) then has both.
     if (adminUrl !== null) process.stdout.write(`Admin API listening on ${adminUrl}\n`);
+    process.stdout.write(`Pet store listening on ${url}${metricsPort === null ? '' : ` (metrics on port ${metricsPort})`}\n`);
   }
 
   return {

@@ -5,3 +5,18 @@ export type { RetryPolicy } from './backoff.js';
 export type { RateLimitState, RateLimitWindow } from './rateLimitHeaders.js';
 export type { ErrorBody, ListPetsQuery, NewPet, Pet, PetStatus, RateLimitUsage, ServerErrorCode } from './types.js';
 export type { components, operations, paths } from './openapi.generated.js';
+export { createAdminClient, type AdminClient, type AdminClientOptions } from './createAdminClient.js';
+export type {
+  ApiKey,
+  ApiKeyPage,
+  ApiKeyUpdate,
+  AuditEvent,
+  AuditEventPage,
+  IssuedApiKey,
+  KeyUsage,
+  KeyUsageQuery,
+  ListAuditEventsQuery,
+  ListKeysQuery,
+  NewApiKey,
+  Rotation,
+} from './adminTypes.js';

@@ -8,7 +8,7 @@ import { sleep } from './sleep.js';
 
 export interface RequestSpec {
   operation: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   /** Relative to the base URL: `/pets`. */
   path: string;
   query?: URLSearchParams;
@@ -19,6 +19,11 @@ export interface RequestSpec {
    * it is not held at the key's gate, and a 429 is returned to the caller instead of waited out.
    */
   bypassGate?: boolean;
+  /**
+   * For a request that must not take effect twice and carries nothing to make a repeat harmless (the admin API's
+   * createKey and rotateKey): sent once, its failure returned as it is, never retried.
+   */
+  once?: boolean;
 }
 
 export interface Answer<T> {
@@ -33,7 +38,7 @@ export interface Gate {
 }
 
 /** For requests that bypass the key's gate: lets everything through at once. */
-const OPEN_GATE: Gate = {
+export const OPEN_GATE: Gate = {
   enter: ({ signal }) => (signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve()),
   leave: () => undefined,
 };
@@ -176,7 +181,7 @@ export async function sendRequest<T>(options: ResolvedOptions, keyGate: Gate, sp
     }
 
     failures++;
-    if (failures >= options.retry.maxAttempts) throw error;
+    if (spec.once || failures >= options.retry.maxAttempts) throw error;
     const delayMs = retryDelayMs(failures, options.retry, retryAfterMs);
     if (Date.now() + delayMs - startedAtMs > options.retry.maxElapsedMs) throw error;
     notify(error.code === 'network_error' || error.code === 'timeout' ? error.code : 'service_unavailable', delayMs);

@@ -10,6 +10,8 @@ export const CLI_ENTRY = join(appDist, 'cli', 'main.js');
 export interface ServerProcess extends LaunchedProcess {
   /** http://127.0.0.1:<port>/v1 */
   url: string;
+  /** http://127.0.0.1:<port>/admin/v1 when ADMIN_TOKEN is set, else null. */
+  adminUrl: string | null;
   /** The secret of the first-run key, when the server printed one. */
   firstRunKey: string | null;
 }
@@ -21,7 +23,12 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 30_00
     readyWhen: /Pet store listening on (\S+)/,
     timeoutMs,
   });
-  return { ...launched, url: launched.ready[1]!, firstRunKey: /^\s+(pst_[0-9A-Za-z]{36})$/m.exec(launched.output())?.[1] ?? null };
+  return {
+    ...launched,
+    url: launched.ready[1]!,
+    adminUrl: /^Admin API listening on (\S+)$/m.exec(launched.output())?.[1] ?? null,
+    firstRunKey: /^\s+(pst_[0-9A-Za-z]{36})$/m.exec(launched.output())?.[1] ?? null,
+  };
 }
 
 /** Runs the built admin CLI (`petstore ...`) as its own process. */

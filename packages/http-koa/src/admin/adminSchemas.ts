@@ -128,7 +128,6 @@ export const RotationSchema = {
       type: 'integer',
       minimum: 0,
       maximum: MAX_GRACE_PERIOD_SECONDS,
-      default: 86400,
       description: 'Seconds, 0 (the old secret stops at once) to 30 days; default 24 hours.',
     },
   },

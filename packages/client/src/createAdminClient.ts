@@ -1,0 +1,91 @@
+import type {
+  ApiKey,
+  ApiKeyPage,
+  ApiKeyUpdate,
+  AuditEventPage,
+  IssuedApiKey,
+  KeyUsage,
+  KeyUsageQuery,
+  ListAuditEventsQuery,
+  ListKeysQuery,
+  NewApiKey,
+  Rotation,
+} from './adminTypes.js';
+import { resolveOptions, type CallOptions, type ClientOptions } from './options.js';
+import { OPEN_GATE, sendRequest, type RequestSpec } from './sendRequest.js';
+
+export interface AdminClientOptions extends Pick<ClientOptions, 'timeoutMs' | 'retry' | 'onWait' | 'fetch'> {
+  /** The admin API's base URL, ending in its prefix: `http://10.0.0.5:3001/admin/v1`. */
+  baseUrl: string;
+  /** The server's `ADMIN_TOKEN`, sent as `Authorization: Bearer <token>`. */
+  adminToken: string;
+}
+
+/**
+ * The admin API (`/admin/v1`): manage the service's API keys from your own backend. Every failure is a
+ * `PetstoreError`. Reads, updates, revocations and unbans are retried on 502/503/504 and network failures (doing them
+ * twice changes nothing); `createKey` and `rotateKey` are sent once, since a repeat would make a second key or
+ * replace the new secret at once.
+ */
+export interface AdminClient {
+  /** `POST /keys`: a new key; the answer's `key` is its secret, shown this once. */
+  createKey(key: NewApiKey, options?: CallOptions): Promise<IssuedApiKey>;
+  /** `GET /keys`: a page of keys, oldest first (`nextCursor` for the next). */
+  listKeys(query?: ListKeysQuery, options?: CallOptions): Promise<ApiKeyPage>;
+  /** Every key, page after page. */
+  iterateKeys(query?: Omit<ListKeysQuery, 'cursor'>, options?: CallOptions): AsyncIterableIterator<ApiKey>;
+  /** `GET /keys/{keyId}`. */
+  getKey(keyId: string, options?: CallOptions): Promise<ApiKey>;
+  /** `PATCH /keys/{keyId}`: changes the settings given, keeps the others. */
+  updateKey(keyId: string, changes: ApiKeyUpdate, options?: CallOptions): Promise<ApiKey>;
+  /** `POST /keys/{keyId}/rotate`: a new secret (`key`); the old one works for `gracePeriodSeconds` (default 24 h). */
+  rotateKey(keyId: string, rotation?: Rotation, options?: CallOptions): Promise<IssuedApiKey>;
+  /** `POST /keys/{keyId}/revoke`: for good. */
+  revokeKey(keyId: string, options?: CallOptions): Promise<ApiKey>;
+  /** `POST /keys/{keyId}/unban`: lifts a rate-limit ban. */
+  unbanKey(keyId: string, options?: CallOptions): Promise<ApiKey>;
+  /** `GET /keys/{keyId}/usage`: requests per UTC day (`from`, `to`: `YYYY-MM-DD`; default the last 30 days). */
+  getKeyUsage(keyId: string, query?: KeyUsageQuery, options?: CallOptions): Promise<KeyUsage>;
+  /** `GET /audit-events`: newest first, of every key or of one (`keyId`). */
+  listAuditEvents(query?: ListAuditEventsQuery, options?: CallOptions): Promise<AuditEventPage>;
+}
+
+function queryOf(query: Readonly<Record<string, string | number | undefined>>): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  return params;
+}
+
+const keyPath = (keyId: string, action = '') => `/keys/${encodeURIComponent(keyId)}${action}`;
+
+/** A client of the admin API, for one admin token. */
+export function createAdminClient({ adminToken, ...clientOptions }: AdminClientOptions): AdminClient {
+  // The admin API has no rate limits: no gate to pass.
+  const options = resolveOptions({ ...clientOptions, apiKey: adminToken });
+  const send = async <T>(spec: RequestSpec, call?: CallOptions) => (await sendRequest<T>(options, OPEN_GATE, spec, call)).body;
+
+  const listKeys = (query: ListKeysQuery = {}, call?: CallOptions) =>
+    send<ApiKeyPage>({ operation: 'listKeys', method: 'GET', path: '/keys', query: queryOf(query) }, call);
+
+  return {
+    createKey: (key, call) => send({ operation: 'createKey', method: 'POST', path: '/keys', body: key, once: true }, call),
+    listKeys,
+    async *iterateKeys(query = {}, call) {
+      let cursor: string | null | undefined;
+      do {
+        const page: ApiKeyPage = await listKeys({ ...query, ...(cursor ? { cursor } : {}) }, call);
+        yield* page.keys;
+        cursor = page.nextCursor;
+      } while (cursor);
+    },
+    getKey: (keyId, call) => send({ operation: 'getKey', method: 'GET', path: keyPath(keyId) }, call),
+    updateKey: (keyId, changes, call) => send({ operation: 'updateKey', method: 'PATCH', path: keyPath(keyId), body: changes }, call),
+    rotateKey: (keyId, rotation = {}, call) =>
+      send({ operation: 'rotateKey', method: 'POST', path: keyPath(keyId, '/rotate'), body: rotation, once: true }, call),
+    revokeKey: (keyId, call) => send({ operation: 'revokeKey', method: 'POST', path: keyPath(keyId, '/revoke') }, call),
+    unbanKey: (keyId, call) => send({ operation: 'unbanKey', method: 'POST', path: keyPath(keyId, '/unban') }, call),
+    getKeyUsage: (keyId, query = {}, call) =>
+      send({ operation: 'getKeyUsage', method: 'GET', path: keyPath(keyId, '/usage'), query: queryOf(query) }, call),
+    listAuditEvents: (query = {}, call) => send({ operation: 'listAuditEvents', method: 'GET', path: '/audit-events', query: queryOf(query) }, call),
+  };
+}
