@@ -11,7 +11,7 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
-import { createHttpApp } from '@petstore/http-koa';
+import { createHttpApp, type ResponseRecord } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
@@ -30,7 +30,7 @@ import { pino, type Logger } from 'pino';
 import { listeningUrl, type Config } from './config.js';
 import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
-import { TOKENS, type ReadinessCheck } from './tokens.js';
+import { TOKENS, type ReadinessCheck, type TracingHooks } from './tokens.js';
 
 function redactedError(error: Error): pino.SerializedError {
   const serialized = pino.stdSerializers.err(error);
@@ -51,6 +51,8 @@ function basicsModule(config: Config): ContainerModule {
     );
     bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
     bind(TOKENS.Clock).toResolvedValue(() => new SystemClock());
+    // Rebound by main.ts when tracing is on (tracing.ts); null: no hook runs anywhere.
+    bind(TOKENS.Tracing).toConstantValue(null);
     bind(TOKENS.Closers).toResolvedValue((logger: Logger) => () => new Promise<void>((resolve) => logger.flush(() => resolve())), [TOKENS.Logger]);
   });
 }
@@ -71,7 +73,11 @@ function persistenceModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    bind(TOKENS.PetRepository).toResolvedValue((dataSource: DataSource) => new TypeOrmPetRepository(dataSource), [TOKENS.DataSource]);
+    bind(TOKENS.PetRepository).toResolvedValue(
+      (dataSource: DataSource, tracing: TracingHooks | null) =>
+        new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {}),
+      [TOKENS.DataSource, TOKENS.Tracing],
+    );
     bind(TOKENS.KeyStore).toResolvedValue(
       (dataSource: DataSource, clock: Clock) => new CachingKeyStore(new TypeOrmKeyStore(dataSource), clock, config.keyCacheTtlMs),
       [TOKENS.DataSource, TOKENS.Clock],
@@ -152,11 +158,34 @@ function useCasesModule(config: Config): ContainerModule {
   });
 }
 
+const accessLogFields = (record: ResponseRecord) => ({
+  requestId: record.requestId,
+  method: record.method,
+  path: record.path,
+  route: record.route,
+  status: record.status,
+  durationMs: Math.round(record.durationMs * 100) / 100,
+  keyId: record.keyId,
+});
+
+/** The metrics and the access-log line of every answered request. */
+const logResponse = (metrics: Metrics, logger: Logger) => (record: ResponseRecord) => {
+  metrics.record(record);
+  logger.info(accessLogFields(record), 'request');
+};
+
+/** The same, once tracing has named the request's span, with its trace and span ids on the line. */
+const logTracedResponse = (metrics: Metrics, logger: Logger, tracing: TracingHooks) => (record: ResponseRecord) => {
+  metrics.record(record);
+  const ids = tracing.requestEnded(record);
+  logger.info(ids ? { ...accessLogFields(record), traceId: ids.traceId, spanId: ids.spanId } : accessLogFields(record), 'request');
+};
+
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string, tracing: TracingHooks | null) =>
         createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening },
           {
@@ -168,24 +197,17 @@ function httpModule(config: Config): ContainerModule {
             },
             onInternalError: (error, request) =>
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
-            onResponse: (record) => {
-              metrics.record(record);
-              logger.info(
-                {
-                  requestId: record.requestId,
-                  method: record.method,
-                  path: record.path,
-                  route: record.route,
-                  status: record.status,
-                  durationMs: Math.round(record.durationMs * 100) / 100,
-                  keyId: record.keyId,
-                },
-                'request',
-              );
-            },
+            onResponse: tracing === null ? logResponse(metrics, logger) : logTracedResponse(metrics, logger, tracing),
           },
         ),
-      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }, TOKENS.ListeningUrl],
+      [
+        TOKENS.PetStore,
+        TOKENS.Logger,
+        TOKENS.Metrics,
+        { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true },
+        TOKENS.ListeningUrl,
+        TOKENS.Tracing,
+      ],
     );
   });
 }
