@@ -95,7 +95,12 @@ export async function startTracing(): Promise<Tracing> {
     // Traces only: no metrics or logs exported (the server has its Prometheus endpoint and its JSON log).
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [new HttpInstrumentation(), new PgInstrumentation(), new IORedisInstrumentation()],
+    // Database and Redis calls are traced inside requests only, not the background ones (migrations, the usage flush).
+    instrumentations: [
+      new HttpInstrumentation(),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
   });
   sdk.start();
   await waitForAllMessagesAcknowledged();
