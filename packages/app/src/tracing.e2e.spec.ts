@@ -79,16 +79,16 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
       attributes: { 'http.route': '/v1/pets/{petId}', 'petstore.key_id': keyId, 'petstore.rate_limit.outcome': 'admitted' },
       resource: { 'service.name': 'petstore-e2e' },
     });
-    const findById = await eventually(() => childrenOf(receiver, getSpan).find((span) => span.attributes['db.system'] === 'sqlite'), {
+    const findById = await eventually(() => childrenOf(receiver, getSpan).find((span) => span.attributes['db.system.name'] === 'sqlite'), {
       timeoutMs: 30_000,
     });
-    expect(findById).toMatchObject({ kind: CLIENT, name: 'SELECT pets', attributes: { 'db.operation': 'SELECT' } });
-    expect(findById.attributes['db.statement']).toMatch(/^SELECT .* FROM "pets" WHERE "id" = \?$/);
+    expect(findById).toMatchObject({ kind: CLIENT, name: 'SELECT pets', attributes: { 'db.operation.name': 'SELECT' } });
+    expect(findById.attributes['db.query.text']).toMatch(/^SELECT .* FROM "pets" WHERE "id" = \?$/);
 
     // The cursor page: the template names it, not the URL with its cursor.
     const listSpan = await eventually(() => serverSpanOf(receiver, listed.traceId), { timeoutMs: 30_000 });
     expect(listSpan).toMatchObject({ name: 'GET /v1/pets', parentSpanId: listed.parentSpanId, attributes: { 'http.route': '/v1/pets' } });
-    await eventually(() => childrenOf(receiver, listSpan).some((span) => /ORDER BY "id" LIMIT \?$/.test(String(span.attributes['db.statement']))), {
+    await eventually(() => childrenOf(receiver, listSpan).some((span) => /ORDER BY "id" LIMIT \?$/.test(String(span.attributes['db.query.text']))), {
       timeoutMs: 30_000,
     });
 
@@ -102,7 +102,7 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
         const spans = receiver.spans().filter((span) => span.kind === SERVER && span.name === 'POST /v1/pets');
         return (
           spans.length === 3 &&
-          spans.every((span) => childrenOf(receiver, span).some((child) => child.attributes['db.operation'] === 'INSERT')) &&
+          spans.every((span) => childrenOf(receiver, span).some((child) => child.attributes['db.operation.name'] === 'INSERT')) &&
           spans
         );
       },
@@ -210,17 +210,19 @@ describeWithPostgresAndRedis('traces of the built server on PostgreSQL and Redis
       () => {
         const spans = childrenOf(receiver, getSpan);
         const pg = spans.find(
-          (span) =>
-            span.scope === '@opentelemetry/instrumentation-pg' &&
-            /FROM "pets"/.test(String(span.attributes['db.statement'] ?? span.attributes['db.query.text'])),
+          (span) => span.scope === '@opentelemetry/instrumentation-pg' && /FROM "pets"/.test(String(span.attributes['db.query.text'])),
         );
         const redis = spans.find((span) => span.scope === '@opentelemetry/instrumentation-ioredis');
         return pg && redis && { pg, redis };
       },
       { timeoutMs: 30_000 },
     );
-    expect(children.pg.kind).toBe(CLIENT);
-    expect(children.redis.kind).toBe(CLIENT);
+    expect(children.pg).toMatchObject({
+      kind: CLIENT,
+      name: 'pg.query:petstore_find_by_id petstore',
+      attributes: { 'db.system.name': 'postgresql' },
+    });
+    expect(children.redis).toMatchObject({ kind: CLIENT, attributes: { 'db.system.name': 'redis' } });
     for (const body of receiver.bodies()) expect(body).not.toContain(key);
   }, 120_000);
 });

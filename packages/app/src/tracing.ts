@@ -57,7 +57,8 @@ function sqliteStatements(): StatementObserver {
   return {
     statement<T>(sql: string, run: () => T): T {
       const operation = sql.slice(0, sql.indexOf(' '));
-      const attributes = { 'db.system': 'sqlite', 'db.operation': operation, 'db.statement': sql };
+      // The stable database conventions, as the pg instrumentation writes them on PostgreSQL's spans.
+      const attributes = { 'db.system.name': 'sqlite', 'db.operation.name': operation, 'db.query.text': sql };
       return tracer.startActiveSpan(`${operation} pets`, { kind: SpanKind.CLIENT, attributes }, (span) => {
         let result: T;
         try {
