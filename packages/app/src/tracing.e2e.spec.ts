@@ -44,10 +44,12 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
   let server: ServerProcess;
   let key: string;
   let keyId: string;
+  const databaseUrl = `sqlite:${join(dir, 'traced', 'petstore.db')}`;
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'traced', 'petstore.db')}`, ...tracingEnv(receiver) });
+    // One request over the limit, before its Retry-After, bans the key: both refusals in a few requests.
+    server = await spawnServer({ DATABASE_URL: databaseUrl, BAN_STRIKES: '1', ...tracingEnv(receiver) });
     key = server.firstRunKey!;
     keyId = /API key \((key_[0-9a-f]+)\)/.exec(server.output())![1]!;
   }, 60_000);
@@ -129,6 +131,32 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
       expect(body).not.toContain('pst_not_a_key');
     }
   }, 120_000);
+
+  it('records the rate-limit outcome of refused requests on their spans', async () => {
+    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', '1', '--per-day', '1000'], { DATABASE_URL: databaseUrl });
+    expect(created.code).toBe(0);
+    const limited = created.stdout.trim();
+    const answers: { code: string | null; traceId: string }[] = [];
+    while (!answers.some((answer) => answer.code === 'key_banned')) {
+      if (answers.length === 20) throw new Error(`no key_banned answer: ${JSON.stringify(answers)}`);
+      const caller = callerContext();
+      const response = await fetch(`${server.url}/pets`, { headers: { ...auth(limited), traceparent: caller.traceparent } });
+      answers.push({
+        code: response.status === 200 ? (await response.arrayBuffer(), null) : ((await response.json()) as { code: string }).code,
+        traceId: caller.traceId,
+      });
+    }
+    const expected = { rate_limited: 'rate_limited', key_banned: 'banned' } as Record<string, string>;
+    expect(answers.some((answer) => answer.code === 'rate_limited')).toBe(true);
+    for (const { code, traceId } of answers) {
+      const span = await eventually(() => serverSpanOf(receiver, traceId), { timeoutMs: 30_000 });
+      expect({ code, outcome: span.attributes['petstore.rate_limit.outcome'] }).toEqual({
+        code,
+        outcome: code === null ? 'admitted' : expected[code],
+      });
+    }
+    for (const body of receiver.bodies()) expect(body).not.toContain(limited);
+  }, 60_000);
 
   it('exports the spans still batched when stopped with SIGTERM', async () => {
     const last = callerContext();
