@@ -166,6 +166,19 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
   }, 60_000);
 });
 
+it('stops with exit code 0 when the collector is gone, saying the last spans were not exported', async () => {
+  const receiver = await startOtlpReceiver();
+  const server = await spawnServer({
+    DATABASE_URL: `sqlite:${join(dir, 'collector-gone', 'petstore.db')}`,
+    ...tracingEnv(receiver),
+    OTEL_BSP_SCHEDULE_DELAY: '60000',
+  });
+  expect((await fetch(`${server.url}/pets`, { headers: auth(server.firstRunKey!) })).status).toBe(200);
+  await receiver.close();
+  expect(await server.stop()).toBe(0);
+  expect(server.output()).toMatch(/could not export the last spans: .*ECONNREFUSED/);
+}, 60_000);
+
 describe('the built server without an OTLP endpoint', () => {
   it('loads no OpenTelemetry module and writes no trace id', async () => {
     // Records every module the process loads: ESM resolutions from a loader hook, CommonJS ones at exit.
