@@ -19,6 +19,8 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+const HEALTH_CHECKS = new Set(['/livez', '/readyz']);
+
 type RateLimitOutcome = 'admitted' | 'rate_limited' | 'banned' | 'unauthenticated' | 'none';
 
 /** What admission decided, from the response: a key id means the key was admitted and the request counted. */
@@ -90,15 +92,18 @@ function sqliteStatements(): StatementObserver {
 export async function startTracing(): Promise<Tracing> {
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
+  const env = process.env;
+  const named = Boolean(env['OTEL_SERVICE_NAME']) || /(^|,)\s*service\.name\s*=/.test(env['OTEL_RESOURCE_ATTRIBUTES'] ?? '');
   const sdk = new NodeSDK({
-    serviceName: process.env['OTEL_SERVICE_NAME'] || 'petstore',
+    ...(named ? {} : { serviceName: 'petstore' }),
     traceExporter: new OTLPTraceExporter(),
     // Traces only: no metrics or logs exported (the server has its Prometheus endpoint and its JSON log).
     metricReaders: [],
     logRecordProcessors: [],
     // Database and Redis calls are traced inside requests only, not the background ones (migrations, the usage flush).
     instrumentations: [
-      new HttpInstrumentation(),
+      // Load balancers' health checks would outnumber the requests: no trace for them.
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => HEALTH_CHECKS.has(request.url?.split('?')[0] ?? '') }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
