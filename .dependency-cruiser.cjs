@@ -40,6 +40,20 @@ module.exports = {
       from: { path: '^packages/client/src/', pathNot: '(\\.spec\\.ts$|^packages/client/src/testing/)' },
       to: { pathNot: '^packages/client/src/' },
     },
+    {
+      name: 'opentelemetry-only-in-tracing',
+      comment: 'the OpenTelemetry SDK, its instrumentations and module hooks are loaded by app/src/tracing.ts alone.',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '^packages/app/src/tracing\\.ts$' },
+      to: { path: ['(^|/)node_modules/(@opentelemetry/|import-in-the-middle/)', '^(@opentelemetry/|import-in-the-middle$)'] },
+    },
+    {
+      name: 'tracing-loaded-on-demand',
+      comment: 'tracing.ts is imported dynamically (main.ts, when an OTLP endpoint is set): unset, nothing of it is loaded.',
+      severity: 'error',
+      from: {},
+      to: { path: '^packages/app/src/tracing\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

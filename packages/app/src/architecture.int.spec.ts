@@ -46,6 +46,8 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
       'persistence-typeorm/src/bad.ts': ['@petstore/rate-limit-redis'],
       'bench/src/bad.ts': ['@petstore/http-koa'],
       'app/src/fine.ts': ['@petstore/http-koa', '@petstore/persistence-typeorm', 'inversify'],
+      'app/src/tracing.ts': ['@opentelemetry/sdk-node', 'import-in-the-middle'],
+      'app/src/bad.ts': ['@opentelemetry/api', 'import-in-the-middle', './tracing.js'],
       'client/src/bad.ts': ['node:crypto', '@petstore/core'],
       'client/src/fine.spec.ts': ['node:fs', '@petstore/app'],
     };
@@ -70,6 +72,9 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
         'only-app-wires-adapters: bench/src/bad.ts -> @petstore/http-koa',
         'client-stands-alone: client/src/bad.ts -> crypto',
         'client-stands-alone: client/src/bad.ts -> @petstore/core',
+        'opentelemetry-only-in-tracing: app/src/bad.ts -> @opentelemetry/api',
+        'opentelemetry-only-in-tracing: app/src/bad.ts -> import-in-the-middle',
+        'tracing-loaded-on-demand: app/src/bad.ts -> packages/app/src/tracing.ts',
       ].sort(),
     );
   }, 60_000);

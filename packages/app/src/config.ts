@@ -38,7 +38,7 @@ export interface Config {
   admin: AdminListener | null;
 }
 
-export interface AdminListener {
+interface AdminListener {
   /** At least 32 characters; every admin request sends it as `Authorization: Bearer <token>`. */
   token: string;
   /** Default 3001. */
@@ -149,7 +149,7 @@ function adminListener(env: Env): AdminListener | null {
 }
 
 /** A listening address as a URL's origin: `http://127.0.0.1:3000`, `http://[::1]:3000`. */
-export function listeningOrigin(host: string, port: number): string {
+function listeningOrigin(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 

@@ -30,7 +30,7 @@ import { pino, type Logger } from 'pino';
 import { adminUrl, listeningUrl, type Config } from './config.js';
 import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
-import { TOKENS, type ReadinessCheck } from './tokens.js';
+import { TOKENS, type ReadinessCheck, type TracingHooks } from './tokens.js';
 
 function redactedError(error: Error): pino.SerializedError {
   const serialized = pino.stdSerializers.err(error);
@@ -51,6 +51,8 @@ function basicsModule(config: Config): ContainerModule {
     );
     bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
     bind(TOKENS.Clock).toResolvedValue(() => new SystemClock());
+    // Rebound by main.ts when tracing is on (tracing.ts); null: no hook runs anywhere.
+    bind(TOKENS.Tracing).toConstantValue(null);
     bind(TOKENS.Closers).toResolvedValue((logger: Logger) => () => new Promise<void>((resolve) => logger.flush(() => resolve())), [TOKENS.Logger]);
   });
 }
@@ -71,7 +73,11 @@ function persistenceModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    bind(TOKENS.PetRepository).toResolvedValue((dataSource: DataSource) => new TypeOrmPetRepository(dataSource), [TOKENS.DataSource]);
+    bind(TOKENS.PetRepository).toResolvedValue(
+      (dataSource: DataSource, tracing: TracingHooks | null) =>
+        new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {}),
+      [TOKENS.DataSource, TOKENS.Tracing],
+    );
     bind(TOKENS.KeyStore).toResolvedValue(
       (dataSource: DataSource, clock: Clock) => new CachingKeyStore(new TypeOrmKeyStore(dataSource), clock, config.keyCacheTtlMs),
       [TOKENS.DataSource, TOKENS.Clock],
@@ -152,8 +158,9 @@ function useCasesModule(config: Config): ContainerModule {
   });
 }
 
-/** One access-log line per answered request. */
-function logResponse(logger: Logger, record: ResponseRecord, message: string): void {
+/** The metrics and the access-log line (`message`: `request`, `admin request`) of every answered request. */
+const logResponse = (metrics: Metrics, logger: Logger, message: string) => (record: ResponseRecord) => {
+  metrics.record(record);
   logger.info(
     {
       requestId: record.requestId,
@@ -166,14 +173,40 @@ function logResponse(logger: Logger, record: ResponseRecord, message: string): v
     },
     message,
   );
-}
+};
+
+/**
+ * The same, once tracing has named the request's span, with its trace and span ids on the line (pino leaves out
+ * undefined fields). A literal of its own: an object spread costs more than the line (docs/performance.md).
+ */
+const logTracedResponse = (metrics: Metrics, logger: Logger, message: string, tracing: TracingHooks) => (record: ResponseRecord) => {
+  metrics.record(record);
+  const ids = tracing.requestEnded(record);
+  logger.info(
+    {
+      requestId: record.requestId,
+      method: record.method,
+      path: record.path,
+      route: record.route,
+      status: record.status,
+      durationMs: Math.round(record.durationMs * 100) / 100,
+      keyId: record.keyId,
+      traceId: ids?.traceId,
+      spanId: ids?.spanId,
+    },
+    message,
+  );
+};
+
+const onResponseOf = (metrics: Metrics, logger: Logger, message: string, tracing: TracingHooks | null) =>
+  tracing === null ? logResponse(metrics, logger, message) : logTracedResponse(metrics, logger, message, tracing);
 
 /** The public app, and the admin API's app when ADMIN_TOKEN is set. */
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string, tracing: TracingHooks | null) =>
         createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening },
           {
@@ -185,29 +218,33 @@ function httpModule(config: Config): ContainerModule {
             },
             onInternalError: (error, request) =>
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
-            onResponse: (record) => {
-              metrics.record(record);
-              logResponse(logger, record, 'request');
-            },
+            onResponse: onResponseOf(metrics, logger, 'request', tracing),
           },
         ),
-      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true }, TOKENS.ListeningUrl],
+      [
+        TOKENS.PetStore,
+        TOKENS.Logger,
+        TOKENS.Metrics,
+        { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true },
+        TOKENS.ListeningUrl,
+        TOKENS.Tracing,
+      ],
     );
     const { admin } = config;
     if (admin === null) return;
     bind(TOKENS.AdminUrl).toConstantValue(adminUrl(admin.host, admin.port));
     bind(TOKENS.AdminApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, adminBaseUrl: string) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, adminBaseUrl: string, tracing: TracingHooks | null) =>
         createAdminApp(
           { ...petStore, adminBaseUrl },
           {
             token: admin.token,
             onInternalError: (error, request) =>
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error (admin API)'),
-            onResponse: (record) => logResponse(logger, record, 'admin request'),
+            onResponse: onResponseOf(metrics, logger, 'admin request', tracing),
           },
         ),
-      [TOKENS.PetStore, TOKENS.Logger, TOKENS.AdminUrl],
+      [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, TOKENS.AdminUrl, TOKENS.Tracing],
     );
   });
 }

@@ -1,6 +1,6 @@
 import type { Clock, IdempotencyStore, KeyStore, PetRepository, PetStore, RateLimitStore } from '@petstore/core';
-import type { AdminApp, HttpApp } from '@petstore/http-koa';
-import type { DataSource } from '@petstore/persistence-typeorm';
+import type { AdminApp, HttpApp, ResponseRecord } from '@petstore/http-koa';
+import type { DataSource, StatementObserver } from '@petstore/persistence-typeorm';
 import type { RedisClient } from '@petstore/rate-limit-redis';
 import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
@@ -11,11 +11,23 @@ export type ReadinessCheck = () => Promise<void>;
 /** Releases a resource at shutdown (database pool, Redis connection). */
 export type Closer = () => Promise<void>;
 
+/**
+ * What tracing adds to the server (`tracing.ts`, started by `main.ts` when OTEL_EXPORTER_OTLP_ENDPOINT is set). The
+ * container binds null by default: nothing about tracing runs, and no OpenTelemetry module is loaded.
+ */
+export interface TracingHooks {
+  /** Names the request's server span by its route template and annotates it; the ids go on the access-log line. */
+  requestEnded(record: ResponseRecord): { traceId: string; spanId: string } | undefined;
+  /** A span per SQLite pet statement (PostgreSQL and Redis spans come from their drivers' instrumentations). */
+  statements: StatementObserver;
+}
+
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`petstore.${name}`);
 
 /** Cross-cutting services. */
 const services = {
   Logger: token<Logger>('Logger'),
+  Tracing: token<TracingHooks | null>('Tracing'),
   Metrics: token<Metrics>('Metrics'),
   Clock: token<Clock>('Clock'),
 };

@@ -21,7 +21,7 @@ const KEY = {
 /** A fetch that answers 503 `failures` times, then `answer`; it records what it was sent. */
 function flakyFetch(failures: number, answer: unknown, status = 200) {
   const sent: { method: string; url: string; authorization: string | null; body: unknown }[] = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const headers = new Headers(init?.headers);
     sent.push({
       method: init?.method ?? 'GET',
@@ -35,7 +35,7 @@ function flakyFetch(failures: number, answer: unknown, status = 200) {
       headers: { 'Content-Type': 'application/json', 'Retry-After': '0' },
     });
   };
-  return { fetch: fetch as typeof globalThis.fetch, sent };
+  return { fetch, sent };
 }
 
 const clientWith = (fetch: typeof globalThis.fetch) =>

@@ -1,7 +1,7 @@
 import { type Pet, type PetDraft, type PetListRequest, type PetPage, type PetRepository, type PetStatus } from '@petstore/core';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { petStatements, type PetStatements, type PetTuple } from './driverStatements.js';
+import { petStatements, type PetStatements, type PetTuple, type StatementObserver } from './driverStatements.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
@@ -23,9 +23,10 @@ export class TypeOrmPetRepository implements PetRepository {
   readonly pagesWithSuccessorNeverChange: boolean;
   private readonly statements: PetStatements;
 
-  constructor(dataSource: DataSource) {
+  /** `statements` sees each SQLite pet statement run (the server's tracing passes one). */
+  constructor(dataSource: DataSource, options: { statements?: StatementObserver } = {}) {
     this.pagesWithSuccessorNeverChange = dialectOf(dataSource) === 'sqlite';
-    this.statements = petStatements(dataSource);
+    this.statements = petStatements(dataSource, options.statements);
   }
 
   async create(draft: PetDraft): Promise<Pet> {

@@ -25,9 +25,38 @@ export interface PetStatements {
   list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
 }
 
-/** The pet statements for a DataSource, prepared on its connection the first time they run. */
-export function petStatements(dataSource: DataSource): PetStatements {
-  return dialectOf(dataSource) === 'postgres' ? postgresStatements(dataSource) : sqliteStatements(dataSource);
+/**
+ * Sees every SQLite pet statement run, for tracing (`run` returns the statement's promise; return what it returns).
+ * PostgreSQL needs none: its driver is instrumented where it is loaded (OpenTelemetry's pg instrumentation).
+ */
+export interface StatementObserver {
+  statement<T>(sql: string, run: () => T): T;
+}
+
+/**
+ * The pet statements for a DataSource, prepared on its connection the first time they run. Without an observer
+ * they run as they are, with no indirection on the hot path.
+ */
+export function petStatements(dataSource: DataSource, observer?: StatementObserver): PetStatements {
+  if (dialectOf(dataSource) === 'postgres') return postgresStatements(dataSource);
+  const statements = sqliteStatements(dataSource);
+  return observer
+    ? observedStatements(
+        statements,
+        observer,
+        sql(() => '?'),
+      )
+    : statements;
+}
+
+/** Each statement handed to the observer with its SQL text; an insert's covers the wait for its group commit. */
+function observedStatements(statements: PetStatements, observer: StatementObserver, text: ReturnType<typeof sql>): PetStatements {
+  return {
+    insert: (draft) => observer.statement(text.insert, () => statements.insert(draft)),
+    findById: (id) => observer.statement(text.findById, () => statements.findById(id)),
+    list: (status, after, count) =>
+      observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, count)),
+  };
 }
 
 const COLUMNS = '"id", "name", "category_id", "status"';

@@ -59,6 +59,39 @@ for (const [label, url] of [
   });
 }
 
+describePetRepositoryContract('TypeOrmPetRepository on SQLite with a statement observer', async () => {
+  const dataSource = await open('sqlite::memory:');
+  const statements = { statement: <T>(_sql: string, run: () => T) => run() };
+  return { repository: new TypeOrmPetRepository(dataSource, { statements }), close: () => dataSource.destroy() };
+});
+
+describe('a statement observer (tracing)', () => {
+  it('sees each pet statement run, with its SQL text, and hands back what it returns or throws', async () => {
+    const dataSource = await open('sqlite::memory:');
+    const seen: string[] = [];
+    const statements = {
+      statement<T>(sql: string, run: () => T): T {
+        seen.push(sql);
+        return run();
+      },
+    };
+    const repository = new TypeOrmPetRepository(dataSource, { statements });
+    const pet = await repository.create(aPetDraft({ status: 'sold' }));
+    expect(await repository.findById(pet.id)).toEqual(pet);
+    expect((await repository.list({ limit: 10 })).pets).toEqual([pet]);
+    expect((await repository.list({ limit: 10, status: 'sold' })).pets).toEqual([pet]);
+    expect(seen).toEqual([
+      expect.stringMatching(/^INSERT INTO "pets" .* VALUES \(\?, \?, \?\) RETURNING "id"$/),
+      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "id" = \?$/),
+      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "id" > \? ORDER BY "id" LIMIT \?$/),
+      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "status" = \? AND "id" > \? ORDER BY "id" LIMIT \?$/),
+    ]);
+    await dataSource.destroy();
+    await expect(repository.findById(pet.id)).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(seen).toHaveLength(5);
+  });
+});
+
 describe('SQLite file', () => {
   it('keeps every pet and key across close and reopen', async () => {
     const url = `sqlite:${newFile()}`;
