@@ -102,6 +102,18 @@ describe('judgeMemory', () => {
     ]);
   });
 
+  it('judges a slice by the lowest of its reads where it has them, not by the read at its end', () => {
+    // The end-of-slice heap lands anywhere on the saw (40 to 130 MB), the floor of each slice's reads is 38 MB throughout.
+    const a = Array.from({ length: 60 }, (_, i) => ({
+      ...sample(1, 150, i > 54 ? 130 : i === 6 ? 40 : 90),
+      heapFloorBytes: 38 * 2 ** 20,
+      rssFloorBytes: 140 * 2 ** 20,
+    }));
+    expect(judgeMemory({ a }, plan)[0]).toMatchObject({ pass: true, detail: 'RSS 0.0 %, heap 0.0 %' });
+    const leaking = a.map((s, i) => ({ ...s, heapFloorBytes: (38 + i) * 2 ** 20 }));
+    expect(judgeMemory({ a: leaking }, plan)[0]).toMatchObject({ pass: false });
+  });
+
   it('does not judge a life too short for two windows after its warm-up', () => {
     const b = Array.from({ length: 60 }, (_, i) => (i < 50 ? null : sample(3, 60 + i)));
     expect(judgeMemory({ b }, plan)[0]).toMatchObject({ pass: true, detail: expect.stringMatching(/^not judged: .* had 5 samples/) });

@@ -105,7 +105,9 @@ export function judgeLatency(latenciesBySlice: readonly (readonly number[])[], p
  * RSS and heap of each life of each instance (a restarted instance is a new life): after a warm-up of
  * `plan.memorySlices`, the floor (lowest sample) of its last `memorySlices` at most 10 % above the floor of its first
  * `memorySlices`. Floors, because the heap saws up and down with every garbage collection and RSS follows bursts of
- * load; a leak raises the floor. A life too short for two such windows after its warm-up is shown, not judged.
+ * load; a leak raises the floor. Each slice brings the lowest values of its twelve reads where it has them (one read a
+ * minute lands anywhere on the saw: a 60-minute run judged on those saw its heap "grow" 48 % with no trend).
+ * A life too short for two such windows after its warm-up is shown, not judged.
  */
 export function judgeMemory(samplesByInstance: Record<string, readonly (InstanceSample | null)[]>, plan: SoakPlan): Verdict[] {
   const verdicts: Verdict[] = [];
@@ -133,8 +135,8 @@ export function judgeMemory(samplesByInstance: Record<string, readonly (Instance
       }
       const growth = (pick: (s: InstanceSample) => number) =>
         Math.min(...judged.slice(-window).map(pick)) / Math.min(...judged.slice(0, window).map(pick)) - 1;
-      const rss = growth((s) => s.rssBytes);
-      const heap = growth((s) => s.heapUsedBytes);
+      const rss = growth((s) => s.rssFloorBytes ?? s.rssBytes);
+      const heap = growth((s) => s.heapFloorBytes ?? s.heapUsedBytes);
       verdicts.push({ check, pass: rss < 0.1 && heap < 0.1, detail: `RSS ${(rss * 100).toFixed(1)} %, heap ${(heap * 100).toFixed(1)} %` });
     }
   }

@@ -12,6 +12,39 @@ export interface InstanceSample {
   eventLoopP99Ms: number;
   /** Requests to /v1/pets answered by this process since it started (health checks left out). */
   requestsTotal: number;
+  /**
+   * The lowest RSS and heap used of this process seen during the slice (sampled every few seconds, this sample
+   * included): the heap saws between collections, and one sample a minute lands anywhere on the saw.
+   */
+  rssFloorBytes?: number;
+  heapFloorBytes?: number;
+}
+
+/** The lowest RSS and heap used of one life of an instance since the last `take`. */
+export class MemoryFloor {
+  private startedAt = NaN;
+  private rss = Infinity;
+  private heap = Infinity;
+
+  note(sample: InstanceSample | null): void {
+    if (!sample) return;
+    if (sample.startedAt !== this.startedAt) {
+      this.startedAt = sample.startedAt;
+      this.rss = Infinity;
+      this.heap = Infinity;
+    }
+    this.rss = Math.min(this.rss, sample.rssBytes);
+    this.heap = Math.min(this.heap, sample.heapUsedBytes);
+  }
+
+  /** The slice's end sample with the floors of its life during the slice; starts the next slice. */
+  take(sample: InstanceSample | null): InstanceSample | null {
+    this.note(sample);
+    const withFloors = sample && { ...sample, rssFloorBytes: this.rss, heapFloorBytes: this.heap };
+    this.rss = Infinity;
+    this.heap = Infinity;
+    return withFloors;
+  }
 }
 
 export async function sampleInstance(metricsPort: number): Promise<InstanceSample | null> {

@@ -14,7 +14,7 @@ import { runDrill, type DrillReport } from './drills.js';
 import { HAPROXY_MISSING, haproxyBinary, startRoundRobinProxy } from './haproxy.js';
 import { plotSvg, type PlotPoint } from './plot.js';
 import { Recorder } from './recorder.js';
-import { postgresConnections, redisMemory, sampleInstance, type InstanceSample } from './sampler.js';
+import { MemoryFloor, postgresConnections, redisMemory, sampleInstance, type InstanceSample } from './sampler.js';
 import { planSoak, type SoakPlan } from './schedule.js';
 import { CONNECTIONS, driveLoad, loadMix, sequentialClient, walkCursors } from './traffic.js';
 
@@ -198,16 +198,27 @@ async function sampleEverySlice(
   onSlice: (slice: Slice, sortedLatencies: number[]) => void,
 ): Promise<void> {
   const [a, b] = deployment.instances;
+  const floors = { a: new MemoryFloor(), b: new MemoryFloor() };
+  // Memory is read twelve times a slice: the floor of a sawing heap is its lowest point, which a single read misses.
+  const pollMs = plan.sliceMs / 12;
   for (let index = 0; index < 60 && !aborted(); index++) {
-    await sleep((index + 1) * plan.sliceMs - recorder.now());
+    const end = (index + 1) * plan.sliceMs;
+    while (end - recorder.now() > pollMs && !aborted()) {
+      await sleep(pollMs);
+      const [pa, pb] = await Promise.all([sampleInstance(a.metricsPort), sampleInstance(b.metricsPort)]);
+      floors.a.note(pa);
+      floors.b.note(pb);
+    }
+    await sleep(end - recorder.now());
     const counts = recorder.cut();
     const sorted = counts.latencies.sort((x, y) => x - y);
-    const [sa, sb, connections, memory] = await Promise.all([
+    const [ea, eb, connections, memory] = await Promise.all([
       sampleInstance(a.metricsPort),
       sampleInstance(b.metricsPort),
       postgresConnections(deployment.postgres.url),
       redisMemory(deployment.redis.url),
     ]);
+    const [sa, sb] = [floors.a.take(ea), floors.b.take(eb)];
     const slice: Slice = {
       index,
       atSeconds: Math.round(recorder.now() / 100) / 10,
