@@ -96,18 +96,22 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     return response;
   };
 
+  // The admin listener starts with the first admin request: most tests never make one.
   const adminServer = createServer();
-  const adminBaseUrl = `${await listenOnLoopback(adminServer)}/admin/v1`;
-  const adminDeps = { ...store, adminBaseUrl };
-  const adminCallback = createAdminApp(adminDeps, { token: TEST_ADMIN_TOKEN, onInternalError: (error) => internalErrors.push(error) }).callback();
-  adminServer.on('request', (req, res) => void adminCallback(req, res));
-  const adminChecker = new OpenApiResponseChecker(createAdminApi(adminDeps, { token: TEST_ADMIN_TOKEN }).openApiDocument as never, '/admin/v1');
+  let adminListener: Promise<{ origin: string; checker: OpenApiResponseChecker }> | undefined;
+  const startAdmin = async () => {
+    const origin = await listenOnLoopback(adminServer);
+    const adminDeps = { ...store, adminBaseUrl: `${origin}/admin/v1` };
+    const adminCallback = createAdminApp(adminDeps, { token: TEST_ADMIN_TOKEN, onInternalError: (error) => internalErrors.push(error) }).callback();
+    adminServer.on('request', (req, res) => void adminCallback(req, res));
+    return {
+      origin,
+      checker: new OpenApiResponseChecker(createAdminApi(adminDeps, { token: TEST_ADMIN_TOKEN }).openApiDocument as never, '/admin/v1'),
+    };
+  };
   const admin = async (method: string, path: string, { unchecked, headers, ...rest }: RequestOptions = {}) => {
-    const response = await rawRequest(`${adminBaseUrl.slice(0, -'/admin/v1'.length)}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers },
-      ...rest,
-    });
+    const { origin, checker: adminChecker } = await (adminListener ??= startAdmin());
+    const response = await rawRequest(`${origin}${path}`, { method, headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...headers }, ...rest });
     if (!unchecked) adminChecker.check(method, path, response.status, response.headers, response.json);
     return response;
   };
@@ -129,7 +133,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       request(method, path, { ...requestOptions, headers: { Authorization: `Bearer ${key}`, ...requestOptions.headers } }),
     admin,
     close: async () => {
-      await new Promise<void>((resolve) => adminServer.close(() => resolve()));
+      if (adminListener) await new Promise<void>((resolve) => adminServer.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
