@@ -11,6 +11,30 @@ const here = dirname(fileURLToPath(import.meta.url));
 const REPO = join(here, '..', '..', '..');
 const binOf = (pkg: string, bin: string) => join(dirname(require.resolve(`${pkg}/package.json`)), bin);
 
+/** Spectral (`spectral:oas`, failing on hints) finds nothing in the document. */
+async function expectSpectralClean(documentFile: string): Promise<void> {
+  const result = await runNodeProcess(
+    binOf('@stoplight/spectral-cli', 'dist/index.js'),
+    ['lint', documentFile, '--ruleset', join(REPO, '.spectral.yaml'), '--fail-severity', 'hint'],
+    {},
+    60_000,
+  );
+  expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('No results') });
+}
+
+/** Redocly (`recommended`) finds the document valid, with no warning. */
+async function expectRedoclyClean(documentFile: string): Promise<void> {
+  const result = await runNodeProcess(
+    binOf('@redocly/cli', 'bin/cli.js'),
+    ['lint', documentFile, '--config', join(REPO, 'redocly.yaml')],
+    {},
+    60_000,
+  );
+  expect(result.stdout + result.stderr).toContain('Your API description is valid');
+  expect(result.stdout + result.stderr).not.toMatch(/You have \d+ warnings?/);
+  expect(result.code).toBe(0);
+}
+
 // Issue 24: the served document through tools nobody here wrote, as a third party would run them.
 describe('the served OpenAPI document through third-party tools', () => {
   let work: string;
@@ -42,27 +66,9 @@ describe('the served OpenAPI document through third-party tools', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('passes spectral lint (spectral:oas) with no error and no warning', async () => {
-    const result = await runNodeProcess(
-      binOf('@stoplight/spectral-cli', 'dist/index.js'),
-      ['lint', documentFile, '--ruleset', join(REPO, '.spectral.yaml'), '--fail-severity', 'hint'],
-      {},
-      60_000,
-    );
-    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('No results') });
-  }, 90_000);
+  it('passes spectral lint (spectral:oas) with no error and no warning', () => expectSpectralClean(documentFile), 90_000);
 
-  it('passes redocly lint (recommended) with no error and no warning', async () => {
-    const result = await runNodeProcess(
-      binOf('@redocly/cli', 'bin/cli.js'),
-      ['lint', documentFile, '--config', join(REPO, 'redocly.yaml')],
-      {},
-      60_000,
-    );
-    expect(result.code).toBe(0);
-    expect(result.stdout + result.stderr).toContain('Your API description is valid');
-    expect(result.stdout + result.stderr).not.toMatch(/You have \d+ warnings?/);
-  }, 90_000);
+  it('passes redocly lint (recommended) with no error and no warning', () => expectRedoclyClean(documentFile), 90_000);
 
   it('passes Dredd on every success answer, driven by the document examples alone', async () => {
     const result = await runNodeProcess(
@@ -106,25 +112,7 @@ describe('the admin OpenAPI document through third-party tools', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('passes spectral lint (spectral:oas) with no error and no warning', async () => {
-    const result = await runNodeProcess(
-      binOf('@stoplight/spectral-cli', 'dist/index.js'),
-      ['lint', documentFile, '--ruleset', join(REPO, '.spectral.yaml'), '--fail-severity', 'hint'],
-      {},
-      60_000,
-    );
-    expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({ code: 0, output: expect.stringContaining('No results') });
-  }, 90_000);
+  it('passes spectral lint (spectral:oas) with no error and no warning', () => expectSpectralClean(documentFile), 90_000);
 
-  it('passes redocly lint (recommended) with no error and no warning', async () => {
-    const result = await runNodeProcess(
-      binOf('@redocly/cli', 'bin/cli.js'),
-      ['lint', documentFile, '--config', join(REPO, 'redocly.yaml')],
-      {},
-      60_000,
-    );
-    expect(result.stdout + result.stderr).toContain('Your API description is valid');
-    expect(result.stdout + result.stderr).not.toMatch(/You have \d+ warnings?/);
-    expect(result.code).toBe(0);
-  }, 90_000);
+  it('passes redocly lint (recommended) with no error and no warning', () => expectRedoclyClean(documentFile), 90_000);
 });

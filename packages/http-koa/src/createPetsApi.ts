@@ -2,7 +2,6 @@ import cors from '@koa/cors';
 import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
-import { HttpError } from './HttpError.js';
 import { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/ListingPages.js';
 import { admission } from './middleware/admission.js';
 import { deprecationHeaders } from './middleware/deprecation.js';
@@ -17,7 +16,7 @@ import { getPet } from './operations/getPet.js';
 import { getRateLimit } from './operations/getRateLimit.js';
 import { listPets } from './operations/listPets.js';
 import type { PetsOperation } from './operations/Operation.js';
-import { operationRequest, unknownQueryParameters } from './routing/operationRequest.js';
+import { answerWithoutOperation, operationRequest, unknownQueryParameters } from './routing/operationRequest.js';
 import { routeTable } from './routing/routeTable.js';
 
 /** The use cases the interface calls (a `PetStore` from core's `createPetStore`), and its public base. */
@@ -105,11 +104,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       // OPTIONS only describes a path (preflight or `Allow`): without credentials it needs no key and consumes no
       // quota; with a key it is counted like any request and carries the rate-limit headers.
       if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted', undefined);
-      if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
-      if (ctx.method !== 'OPTIONS')
-        throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
-      ctx.set('Allow', found.allow);
-      ctx.status = 204;
+      answerWithoutOperation(ctx, found);
       return;
     }
     const { operation } = found;

@@ -1,13 +1,12 @@
 import type { PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import compose from 'koa-compose';
-import { HttpError } from '../HttpError.js';
 import { errorResponses, logToStderr, type InternalErrorListener } from '../middleware/errorResponses.js';
 import { readJsonBody, type JsonBody } from '../middleware/jsonBody.js';
 import { openApiDocument } from '../openapi/openApiDocument.js';
 import { getOpenApiDocument } from '../operations/getOpenApiDocument.js';
 import type { AdminOperation } from '../operations/Operation.js';
-import { operationRequest, unknownQueryParameters } from '../routing/operationRequest.js';
+import { answerWithoutOperation, operationRequest, unknownQueryParameters } from '../routing/operationRequest.js';
 import { routeTable } from '../routing/routeTable.js';
 import { ADMIN_SCHEMAS } from './adminSchemas.js';
 import { adminTokenCheck } from './adminToken.js';
@@ -105,14 +104,7 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
   async function answer(ctx: Context): Promise<void> {
     checkToken(ctx);
     const found = route(ctx.method, ctx.url);
-    if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
-    if (found.kind === 'methods') {
-      if (ctx.method !== 'OPTIONS')
-        throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
-      ctx.set('Allow', found.allow);
-      ctx.status = 204;
-      return;
-    }
+    if (found.kind !== 'operation') return answerWithoutOperation(ctx, found);
     const { operation } = found;
     ctx.state['route'] = prefix + operation.path;
     const unknown = unknownQueryParameters(operation, found.query);

@@ -36,3 +36,12 @@ const NO_BODY: JsonBody = { value: undefined, numberLiterals: new Map<string, st
 export function operationRequest(ctx: Context, found: Extract<Route, { kind: 'operation' }>, body: JsonBody = NO_BODY): OperationRequest {
   return { params: found.params, query: found.query, body: body.value, numberLiterals: body.numberLiterals, header: headerOf(ctx) };
 }
+
+/** Answers a request no operation takes: `404`, `405` with `Allow`, or `OPTIONS`' `204` with `Allow`. */
+export function answerWithoutOperation(ctx: Context, found: Exclude<Route, { kind: 'operation' }>): void {
+  if (found.kind === 'none') throw new HttpError('not_found', `No route ${ctx.method} ${ctx.path}.`);
+  if (ctx.method !== 'OPTIONS')
+    throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${found.allow}.`, { Allow: found.allow });
+  ctx.set('Allow', found.allow);
+  ctx.status = 204;
+}
