@@ -1,4 +1,4 @@
-// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|floor] [hot|random] [seconds]`: the real server
+// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|peer-postgres|floor] [hot|random] [seconds]`: the real server
 // under `node --cpu-prof` with the benchmark's load (50 connections, GET /v1/pets?limit=20 on 10,000 pets), then
 // where its CPU went, per request served: by area (kernel/network, SQLite, pg, Redis, Koa, the product's own
 // code, ...) and the top functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome DevTools,
@@ -50,7 +50,7 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
 async function startProfiledServer(env: Record<string, string>) {
   const script = join(
     dirname(fileURLToPath(import.meta.url)),
-    deployment === 'peer' ? 'peer.js' : deployment === 'floor' ? 'floor.js' : 'benchServer.js',
+    { peer: 'peer.js', 'peer-postgres': 'peerPostgres.js', floor: 'floor.js' }[deployment] ?? 'benchServer.js',
   );
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
     env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
@@ -92,7 +92,7 @@ async function run(): Promise<void> {
     const walker = await startNodeServer('benchServer.js', env, false);
     const pages = await randomPages(walker.port, key);
     await walker.stop();
-    paths = pages.map((page) => (deployment === 'peer' ? page.peer : page.product));
+    paths = pages.map((page) => (deployment.startsWith('peer') ? page.peer : page.product));
   }
   const server = await startProfiledServer(env);
   let next = 0;
