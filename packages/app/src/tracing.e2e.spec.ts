@@ -137,10 +137,11 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
     }
   }, 120_000);
 
-  it('records the rate-limit outcome of refused requests on their spans', async () => {
+  it('records the rate-limit outcome and the key of refused requests on their spans', async () => {
     const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', '1', '--per-day', '1000'], { DATABASE_URL: databaseUrl });
     expect(created.code).toBe(0);
     const limited = created.stdout.trim();
+    const limitedId = /Created (key_[0-9a-f]+)/.exec(created.stderr)![1]!;
     const answers: { code: string | null; traceId: string }[] = [];
     while (!answers.some((answer) => answer.code === 'key_banned')) {
       if (answers.length === 20) throw new Error(`no key_banned answer: ${JSON.stringify(answers)}`);
@@ -155,11 +156,16 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
     expect(answers.some((answer) => answer.code === 'rate_limited')).toBe(true);
     for (const { code, traceId } of answers) {
       const span = await eventually(() => serverSpanOf(receiver, traceId), { timeoutMs: 30_000 });
-      expect({ code, outcome: span.attributes['petstore.rate_limit.outcome'] }).toEqual({
+      expect({ code, outcome: span.attributes['petstore.rate_limit.outcome'], keyId: span.attributes['petstore.key_id'] }).toEqual({
         code,
         outcome: code === null ? 'admitted' : expected[code],
+        keyId: limitedId,
       });
     }
+    // The access log names the key of a 429 too.
+    const rateLimited = answers.find((answer) => answer.code === 'rate_limited')!;
+    const line = await eventually(() => server.output().split('\n').find((l) => l.includes(`"traceId":"${rateLimited.traceId}"`)), { timeoutMs: 30_000 });
+    expect(JSON.parse(line)).toMatchObject({ status: 429, keyId: limitedId });
     for (const body of receiver.bodies()) expect(body).not.toContain(limited);
   }, 60_000);
 

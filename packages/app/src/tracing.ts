@@ -23,11 +23,14 @@ const HEALTH_CHECKS = new Set(['/livez', '/readyz']);
 
 type RateLimitOutcome = 'admitted' | 'rate_limited' | 'banned' | 'unauthenticated' | 'none';
 
-/** What admission decided, from the response: a key id means the key was admitted and the request counted. */
+/**
+ * What admission decided, from the response: a limit or a ban refused it; otherwise a key id means the key was
+ * admitted and the request counted (a 403 for a missing scope included).
+ */
 function rateLimitOutcome(record: ResponseRecord): RateLimitOutcome {
-  if (record.keyId !== null) return 'admitted';
   if (record.errorCode === 'rate_limited') return 'rate_limited';
   if (record.errorCode === 'key_banned') return 'banned';
+  if (record.keyId !== null) return 'admitted';
   return record.status === 401 ? 'unauthenticated' : 'none';
 }
 

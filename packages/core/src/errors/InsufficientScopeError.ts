@@ -12,6 +12,8 @@ export class InsufficientScopeError extends DomainError {
   constructor(
     readonly scope: Scope,
     readonly rateLimit: RateLimitState,
+    /** The key that lacks the scope (for logs and traces; never in the Error body). */
+    readonly keyId: string | null = null,
   ) {
     super(`This API key lacks the scope ${scope}, which this operation needs.`);
   }

@@ -8,6 +8,8 @@ export class RateLimitedError extends DomainError {
   constructor(
     readonly retryAfter: number,
     readonly state: RateLimitState,
+    /** The key the request was made with, when it named one (for logs and traces; never in the Error body). */
+    readonly keyId: string | null = null,
   ) {
     super(`Rate limit exceeded: retry after ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`);
   }

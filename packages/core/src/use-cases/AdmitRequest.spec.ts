@@ -66,6 +66,25 @@ describe('AdmitRequest', () => {
     await expect(store.admitRequest.execute({ ...write, secret })).rejects.toMatchObject({ code: 'rate_limited' });
   });
 
+  it('names the key in every refusal that concerns it (scope, limit, ban), never an address’s', async () => {
+    const { key, secret } = await store.issueApiKey.execute({ plan: 'free', perMinute: 1, scopes: ['pets:read'] }, 'cli');
+    await expect(store.admitRequest.execute({ ...write, secret })).rejects.toMatchObject({ code: 'insufficient_scope', keyId: key.id });
+    const refusals: unknown[] = [];
+    while (!refusals.some((error) => (error as { code: string }).code === 'key_banned')) {
+      if (refusals.length === 20) throw new Error('no ban after 20 refusals');
+      refusals.push(await store.admitRequest.execute({ ...read, secret }).then(() => ({ code: 'admitted' }), (error: unknown) => error));
+    }
+    expect(refusals[0]).toMatchObject({ code: 'rate_limited', keyId: key.id });
+    expect(refusals.at(-1)).toMatchObject({ code: 'key_banned', keyId: key.id });
+
+    const usage = await store.issueApiKey.execute({ plan: 'free' }, 'cli');
+    const queries = Array.from({ length: 61 }, () => store.admitUsageQuery.execute({ ...read, secret: usage.secret }));
+    await expect(Promise.all(queries)).rejects.toMatchObject({ code: 'rate_limited', keyId: usage.key.id });
+
+    for (let attempt = 0; attempt < 3; attempt++) await store.admitRequest.execute({ ...read, secret: 'pst_wrong' }).catch(() => undefined);
+    await expect(store.admitRequest.execute({ ...read, secret: 'pst_wrong' })).rejects.toMatchObject({ code: 'rate_limited', keyId: null });
+  });
+
   it('counts both secrets of a rotated key against one quota while they overlap', async () => {
     const { key, secret } = await store.issueApiKey.execute({ plan: 'free', perMinute: 3 }, 'cli');
     const rotated = await store.rotateApiKey.execute(key.id, {}, 'cli');

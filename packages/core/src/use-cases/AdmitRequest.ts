@@ -47,13 +47,13 @@ export class AdmitRequest {
     const subject = `key:${key.id}`;
     let rateLimit: RateLimitState;
     try {
-      rateLimit = await this.enforceRateLimit.execute(subject, { minute: perMinute, day: perDay }, now);
+      rateLimit = await this.enforceRateLimit.execute(subject, { minute: perMinute, day: perDay }, now, key.id);
     } catch (refused) {
       this.usage.record(key.id, now, false);
       throw refused;
     }
     this.usage.record(key.id, now, true);
-    if (request.scope !== undefined && !key.scopes.includes(request.scope)) throw new InsufficientScopeError(request.scope, rateLimit);
+    if (request.scope !== undefined && !key.scopes.includes(request.scope)) throw new InsufficientScopeError(request.scope, rateLimit, key.id);
     return { key, rateLimit, release: () => this.refundRequest.execute(subject, rateLimit) };
   }
 }

@@ -29,7 +29,7 @@ export class AdmitUsageQuery {
     const key = await this.authenticateCaller.execute(credentials, now);
     this.usage.record(key.id, now, false);
     const subject = `usage:key:${key.id}`;
-    const rateLimit = await this.enforceRateLimit.execute(subject, { minute: this.queriesPerMinute }, now);
+    const rateLimit = await this.enforceRateLimit.execute(subject, { minute: this.queriesPerMinute }, now, key.id);
     return { key, rateLimit, release: () => this.refundRequest.execute(subject, rateLimit) };
   }
 }

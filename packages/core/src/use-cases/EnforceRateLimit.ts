@@ -24,8 +24,11 @@ export class EnforceRateLimit {
     private readonly ban: BanRule = DEFAULT_BAN_RULE,
   ) {}
 
-  /** `now` (epoch ms) lets a caller that has read the clock for this request share that reading. */
-  async execute(subject: string, limits: WindowLimits, now = this.clock.now().getTime()): Promise<RateLimitState> {
+  /**
+   * `now` (epoch ms) lets a caller that has read the clock for this request share that reading; `keyId`, the key the
+   * subject counts for, is carried by the errors, so that a refusal can be traced to its key.
+   */
+  async execute(subject: string, limits: WindowLimits, now = this.clock.now().getTime(), keyId: string | null = null): Promise<RateLimitState> {
     const windows = countedWindows(now, limits);
     const result = await this.store.consume({ subject, now, windows, ban: this.ban });
 
@@ -42,12 +45,12 @@ export class EnforceRateLimit {
       case 'admitted':
         return state;
       case 'rejected':
-        throw new RateLimitedError(secondsUntil(result.retryAt, now), { ...state, remaining: 0 });
+        throw new RateLimitedError(secondsUntil(result.retryAt, now), { ...state, remaining: 0 }, keyId);
       case 'banned': {
         // During a ban nothing may be sent until it ends, whatever the windows still hold: every header says so.
         const reset = Math.ceil(result.bannedUntil / 1000);
         const windows = states.map((window) => ({ ...window, remaining: 0, reset }));
-        throw new KeyBannedError(secondsUntil(result.bannedUntil, now), { ...state, remaining: 0, reset, windows });
+        throw new KeyBannedError(secondsUntil(result.bannedUntil, now), { ...state, remaining: 0, reset, windows }, keyId);
       }
     }
   }

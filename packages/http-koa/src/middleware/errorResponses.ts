@@ -29,6 +29,11 @@ export const describeRequest = (ctx: Context): FailedRequest => ({
 
 const REALM = 'Bearer realm="petstore"';
 
+/** A refusal that names its key (a scope, a limit, a ban) leaves the key's id for the access log and the span. */
+function noteKey(ctx: Context, keyId: string | null): void {
+  if (keyId !== null) ctx.state['keyId'] = keyId;
+}
+
 function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBody {
   if (error instanceof HttpError) {
     for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
@@ -49,11 +54,13 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
       ctx.set('WWW-Authenticate', `${REALM}, error="invalid_token", error_description="${error.message}"`);
       break;
     case 'insufficient_scope':
+      noteKey(ctx, error.keyId);
       setRateLimitHeaders(ctx, error.rateLimit, nowMs());
       ctx.set('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="${error.scope}"`);
       break;
     case 'rate_limited':
     case 'key_banned':
+      noteKey(ctx, error.keyId);
       setRateLimitHeaders(ctx, error.state, nowMs());
       ctx.set('Retry-After', String(error.retryAfter));
       break;

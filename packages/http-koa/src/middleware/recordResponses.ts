@@ -5,7 +5,7 @@ import { describeRequest, routeOf, type FailedRequest, type InternalErrorListene
 export interface ResponseRecord extends FailedRequest {
   status: number;
   durationMs: number;
-  /** The authenticated key's id (never its secret), when there was one. */
+  /** The id (never the secret) of the key the request was made with, when it was recognised: admitted, or refused for its scope, a limit or a ban. */
   keyId: string | null;
   /** The Error body's `code` of an error response. */
   errorCode: string | null;
