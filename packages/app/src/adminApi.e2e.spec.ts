@@ -72,6 +72,35 @@ describe('the built server with ADMIN_TOKEN', () => {
   });
 });
 
+describe('the built server with the admin API on every interface (ADMIN_HOST=0.0.0.0)', () => {
+  const headers = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' };
+
+  it('names ADMIN_PUBLIC_BASE_URL in Location and in its document, and warns when it is unset', async () => {
+    const base = 'https://admin.example.com/admin/v1';
+    const named = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_PUBLIC_BASE_URL: base });
+    try {
+      const local = named.adminUrl!.replace('0.0.0.0', '127.0.0.1');
+      const created = await fetch(`${local}/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'partner', plan: 'free' }) });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      expect(created.headers.get('location')).toBe(`${base}/keys/${id}`);
+      const document = (await (await fetch(`${local}/openapi.json`, { headers })).json()) as { servers: { url: string }[] };
+      expect(document.servers).toEqual([{ url: base }]);
+      await eventually(() => named.output().includes('"admin request"'));
+      expect(named.output()).not.toContain('set ADMIN_PUBLIC_BASE_URL');
+    } finally {
+      await named.stop();
+    }
+
+    const unnamed = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0' });
+    try {
+      await eventually(() => unnamed.output().includes("The admin API's Location names a wildcard address"), { timeoutMs: 10_000 });
+    } finally {
+      await unnamed.stop();
+    }
+  }, 60_000);
+});
+
 describe('the built server without ADMIN_TOKEN', () => {
   it('opens no admin listener', async () => {
     const server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'plain.db')}` });

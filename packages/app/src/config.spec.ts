@@ -29,9 +29,21 @@ describe('loadConfig', () => {
 
   it('opens the admin listener only with ADMIN_TOKEN: on 127.0.0.1:3001 unless told otherwise, whatever HOST is', () => {
     const token = 'x'.repeat(32);
-    expect(loadConfig({ ADMIN_TOKEN: token, HOST: '0.0.0.0' }).admin).toEqual({ token, port: 3001, host: '127.0.0.1' });
+    expect(loadConfig({ ADMIN_TOKEN: token, HOST: '0.0.0.0' }).admin).toEqual({ token, port: 3001, host: '127.0.0.1', publicBaseUrl: null });
     expect(loadConfig({ ADMIN_TOKEN: '' }).admin).toBeNull();
   });
+
+  it.each(['https://admin.example.com', 'https://admin.example.com/admin/v1/', 'ftp://admin.example.com/admin/v1', '/admin/v1', 'https://a.example/admin/v1?x=1'])(
+    'refuses ADMIN_PUBLIC_BASE_URL=%s: an absolute http(s) URL ending in /admin/v1',
+    (value) => {
+      expect(() => loadConfig({ ADMIN_TOKEN: 'x'.repeat(32), ADMIN_PUBLIC_BASE_URL: value })).toThrow(
+        expect.objectContaining({
+          variable: 'ADMIN_PUBLIC_BASE_URL',
+          message: `ADMIN_PUBLIC_BASE_URL="${value}" is invalid: expected an absolute http(s) URL ending in /admin/v1, such as https://admin.example.com/admin/v1`,
+        }),
+      );
+    },
+  );
 
   it.each([
     ['a short token', 'x'.repeat(31)],
@@ -82,6 +94,7 @@ describe('loadConfig', () => {
         ADMIN_TOKEN: 'a'.repeat(32),
         ADMIN_PORT: '9000',
         ADMIN_HOST: '10.0.0.5',
+        ADMIN_PUBLIC_BASE_URL: 'https://admin.example.com/admin/v1',
       }),
     ).toEqual({
       port: 8080,
@@ -103,7 +116,7 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 300,
       sqliteSynchronous: 'FULL',
       docsEnabled: false,
-      admin: { token: 'a'.repeat(32), port: 9000, host: '10.0.0.5' },
+      admin: { token: 'a'.repeat(32), port: 9000, host: '10.0.0.5', publicBaseUrl: 'https://admin.example.com/admin/v1' },
     });
   });
 
@@ -178,6 +191,11 @@ describe('loadConfig', () => {
     ['SQLITE_SYNCHRONOUS', 'full', 'SQLITE_SYNCHRONOUS="full" is invalid: expected one of NORMAL, FULL'],
     ['ADMIN_PORT', '3001', 'ADMIN_PORT="3001" is invalid: expected ADMIN_TOKEN to be set too: the admin API listens only when it has a token'],
     ['ADMIN_HOST', '0.0.0.0', 'ADMIN_HOST="0.0.0.0" is invalid: expected ADMIN_TOKEN to be set too: the admin API listens only when it has a token'],
+    [
+      'ADMIN_PUBLIC_BASE_URL',
+      'https://admin.example.com/admin/v1',
+      'ADMIN_PUBLIC_BASE_URL="https://admin.example.com/admin/v1" is invalid: expected ADMIN_TOKEN to be set too: the admin API listens only when it has a token',
+    ],
   ])('rejects %s=%s with one line naming the variable, the value and what is accepted', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(expect.objectContaining({ name: 'ConfigError', variable: name, value, message }));
   });

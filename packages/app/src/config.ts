@@ -34,7 +34,7 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous;
   /** Serve the interactive API reference at `GET /docs`. */
   docsEnabled: boolean;
-  /** The admin API's listener (ADMIN_TOKEN, ADMIN_PORT, ADMIN_HOST); null when ADMIN_TOKEN is unset: no listener. */
+  /** The admin API's listener (ADMIN_TOKEN, ADMIN_PORT, ADMIN_HOST, ADMIN_PUBLIC_BASE_URL); null when ADMIN_TOKEN is unset: no listener. */
   admin: AdminListener | null;
 }
 
@@ -45,6 +45,11 @@ interface AdminListener {
   port: number;
   /** Default 127.0.0.1 (this machine only), whatever HOST is: exposing it is a decision of its own. */
   host: string;
+  /**
+   * Ends in `/admin/v1`, no trailing slash: the base callers use, for `Location` and the admin document's `servers`.
+   * `null` (ADMIN_PUBLIC_BASE_URL unset): the address that answers, `http://ADMIN_HOST:<bound port>/admin/v1`.
+   */
+  publicBaseUrl: string | null;
 }
 
 /** A bad environment variable: the process stops with exit code 2 and this one-line message. */
@@ -94,12 +99,13 @@ function readDatabaseUrl(env: Env): string {
   return raw;
 }
 
-function publicBaseUrl(env: Env): string | null {
-  const raw = env['PUBLIC_BASE_URL'];
+/** An absolute http(s) base URL whose path ends in `ending` (PUBLIC_BASE_URL, ADMIN_PUBLIC_BASE_URL), or null when unset. */
+function baseUrl(env: Env, name: string, ending: string, example: string): string | null {
+  const raw = env[name];
   if (raw === undefined || raw === '') return null;
   const url = URL.canParse(raw) ? new URL(raw) : null;
-  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.endsWith('/v1') || url.search || url.hash) {
-    throw new ConfigError('PUBLIC_BASE_URL', raw, 'an absolute http(s) URL ending in /v1, such as https://api.example.com/v1');
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.pathname.endsWith(ending) || url.search || url.hash) {
+    throw new ConfigError(name, raw, `an absolute http(s) URL ending in ${ending}, such as ${example}`);
   }
   return raw;
 }
@@ -129,7 +135,7 @@ const HOST_PATTERN = /^[A-Za-z0-9.:-]+$/;
 function adminListener(env: Env): AdminListener | null {
   const token = env['ADMIN_TOKEN'] ?? '';
   if (token === '') {
-    for (const name of ['ADMIN_PORT', 'ADMIN_HOST']) {
+    for (const name of ['ADMIN_PORT', 'ADMIN_HOST', 'ADMIN_PUBLIC_BASE_URL']) {
       const raw = env[name];
       if (raw) throw new ConfigError(name, raw, 'ADMIN_TOKEN to be set too: the admin API listens only when it has a token');
     }
@@ -145,7 +151,12 @@ function adminListener(env: Env): AdminListener | null {
   }
   const host = env['ADMIN_HOST'] || '127.0.0.1';
   if (!HOST_PATTERN.test(host)) throw new ConfigError('ADMIN_HOST', host, 'a host name or IP address to listen on');
-  return { token, port: integer(env, 'ADMIN_PORT', 3001, 0, 65_535), host };
+  return {
+    token,
+    port: integer(env, 'ADMIN_PORT', 3001, 0, 65_535),
+    host,
+    publicBaseUrl: baseUrl(env, 'ADMIN_PUBLIC_BASE_URL', '/admin/v1', 'https://admin.example.com/admin/v1'),
+  };
 }
 
 /** A listening address as a URL's origin: `http://127.0.0.1:3000`, `http://[::1]:3000`. */
@@ -172,7 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl: readDatabaseUrl(env),
-    publicBaseUrl: publicBaseUrl(env),
+    publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', '/v1', 'https://api.example.com/v1'),
     redisUrl: redisUrl(env),
     trustedProxyHops: env['TRUST_PROXY_HOPS'] ? integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10) : boolean(env, 'TRUST_PROXY') ? 1 : 0,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

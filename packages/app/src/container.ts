@@ -232,7 +232,7 @@ function httpModule(config: Config): ContainerModule {
     );
     const { admin } = config;
     if (admin === null) return;
-    bind(TOKENS.AdminUrl).toConstantValue(adminUrl(admin.host, admin.port));
+    bind(TOKENS.AdminUrl).toConstantValue(admin.publicBaseUrl ?? adminUrl(admin.host, admin.port));
     bind(TOKENS.AdminApp).toResolvedValue(
       (petStore: PetStore, logger: Logger, metrics: Metrics, adminBaseUrl: string, tracing: TracingHooks | null) =>
         createAdminApp(

@@ -122,11 +122,11 @@ export async function startServer(config: Config, container?: Container): Promis
   let adminUrl: string | null = null;
   let drainAdmin: Drain | undefined;
   if (config.admin !== null) {
-    const { port: wanted, host } = config.admin;
+    const { port: wanted, host, publicBaseUrl } = config.admin;
     const adminServer = createAppServer(config);
     const adminPort = await listen(adminServer, { variable: 'ADMIN_PORT', port: wanted, host, hostVariable: 'ADMIN_HOST' });
     adminUrl = adminUrlOf(host, adminPort);
-    container.rebind(TOKENS.AdminUrl).toConstantValue(adminUrl);
+    container.rebind(TOKENS.AdminUrl).toConstantValue(publicBaseUrl ?? adminUrl);
     const adminCallback = (await container.getAsync(TOKENS.AdminApp)).callback();
     const handleAdmin: RequestListener = (req, res) => void adminCallback(req, res);
     adminServer.on('request', handleAdmin);
@@ -136,6 +136,9 @@ export async function startServer(config: Config, container?: Container): Promis
   logger.info({ url, publicBaseUrl: config.publicBaseUrl ?? url, metricsPort, adminUrl, database: config.databaseUrl.split(':')[0] }, 'listening');
   if (config.publicBaseUrl === null && WILDCARD_HOSTS.has(config.host)) {
     logger.warn({ host: config.host }, 'Location and Link name a wildcard address that other machines cannot use: set PUBLIC_BASE_URL');
+  }
+  if (config.admin !== null && config.admin.publicBaseUrl === null && WILDCARD_HOSTS.has(config.admin.host)) {
+    logger.warn({ host: config.admin.host }, "The admin API's Location names a wildcard address that other machines cannot use: set ADMIN_PUBLIC_BASE_URL");
   }
   if (config.logLevel !== 'silent') {
     // The public line last: whoever waits for it (scripts, tests) then has both.

@@ -59,6 +59,6 @@ export const TOKENS = {
   ListeningUrl: token<string>('ListeningUrl'),
   /** The admin listener's app (only when ADMIN_TOKEN is set); `startServer` binds `AdminUrl` before resolving it. */
   AdminApp: token<AdminApp>('AdminApp'),
-  /** Where the admin API answers, `http://ADMIN_HOST:<bound port>/admin/v1`. */
+  /** The admin API's base for `Location` and its document: ADMIN_PUBLIC_BASE_URL, else where it answers, `http://ADMIN_HOST:<bound port>/admin/v1`. */
   AdminUrl: token<string>('AdminUrl'),
 } as const;
