@@ -77,7 +77,13 @@ describe('the built server with the admin API on every interface (ADMIN_HOST=0.0
 
   it('names ADMIN_PUBLIC_BASE_URL in Location and in its document, and warns when it is unset', async () => {
     const base = 'https://admin.example.com/admin/v1';
-    const named = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0', ADMIN_PUBLIC_BASE_URL: base });
+    const named = await spawnServer({
+      DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`,
+      ADMIN_TOKEN,
+      ADMIN_PORT: '0',
+      ADMIN_HOST: '0.0.0.0',
+      ADMIN_PUBLIC_BASE_URL: base,
+    });
     try {
       const local = named.adminUrl!.replace('0.0.0.0', '127.0.0.1');
       const created = await fetch(`${local}/keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'partner', plan: 'free' }) });

@@ -138,7 +138,10 @@ export async function startServer(config: Config, container?: Container): Promis
     logger.warn({ host: config.host }, 'Location and Link name a wildcard address that other machines cannot use: set PUBLIC_BASE_URL');
   }
   if (config.admin !== null && config.admin.publicBaseUrl === null && WILDCARD_HOSTS.has(config.admin.host)) {
-    logger.warn({ host: config.admin.host }, "The admin API's Location names a wildcard address that other machines cannot use: set ADMIN_PUBLIC_BASE_URL");
+    logger.warn(
+      { host: config.admin.host },
+      "The admin API's Location names a wildcard address that other machines cannot use: set ADMIN_PUBLIC_BASE_URL",
+    );
   }
   if (config.logLevel !== 'silent') {
     // The public line last: whoever waits for it (scripts, tests) then has both.

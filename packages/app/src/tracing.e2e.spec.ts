@@ -164,7 +164,14 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
     }
     // The access log names the key of a 429 too.
     const rateLimited = answers.find((answer) => answer.code === 'rate_limited')!;
-    const line = await eventually(() => server.output().split('\n').find((l) => l.includes(`"traceId":"${rateLimited.traceId}"`)), { timeoutMs: 30_000 });
+    const line = await eventually(
+      () =>
+        server
+          .output()
+          .split('\n')
+          .find((l) => l.includes(`"traceId":"${rateLimited.traceId}"`)),
+      { timeoutMs: 30_000 },
+    );
     expect(JSON.parse(line)).toMatchObject({ status: 429, keyId: limitedId });
     for (const body of receiver.bodies()) expect(body).not.toContain(limited);
   }, 60_000);

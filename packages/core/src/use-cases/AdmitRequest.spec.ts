@@ -72,7 +72,12 @@ describe('AdmitRequest', () => {
     const refusals: unknown[] = [];
     while (!refusals.some((error) => (error as { code: string }).code === 'key_banned')) {
       if (refusals.length === 20) throw new Error('no ban after 20 refusals');
-      refusals.push(await store.admitRequest.execute({ ...read, secret }).then(() => ({ code: 'admitted' }), (error: unknown) => error));
+      refusals.push(
+        await store.admitRequest.execute({ ...read, secret }).then(
+          () => ({ code: 'admitted' }),
+          (error: unknown) => error,
+        ),
+      );
     }
     expect(refusals[0]).toMatchObject({ code: 'rate_limited', keyId: key.id });
     expect(refusals.at(-1)).toMatchObject({ code: 'key_banned', keyId: key.id });

@@ -22,6 +22,7 @@ export class ConfirmAdmission {
       }
       throw error;
     }
-    if (request.scope !== undefined && !key.scopes.includes(request.scope)) throw new InsufficientScopeError(request.scope, admission.rateLimit, key.id);
+    if (request.scope !== undefined && !key.scopes.includes(request.scope))
+      throw new InsufficientScopeError(request.scope, admission.rateLimit, key.id);
   }
 }
