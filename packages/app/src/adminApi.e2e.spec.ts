@@ -100,7 +100,7 @@ describe('the built server with the admin API on every interface (ADMIN_HOST=0.0
 
     const unnamed = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0' });
     try {
-      await eventually(() => unnamed.output().includes("The admin API's Location names a wildcard address"), { timeoutMs: 10_000 });
+      await eventually(() => unnamed.output().includes("The admin API's Location names a wildcard address"), { timeoutMs: 30_000 });
     } finally {
       await unnamed.stop();
     }
