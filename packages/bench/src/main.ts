@@ -87,49 +87,76 @@ interface Row {
   /** Server CPU µs per request, and the floor's CPU per request divided by it (median of the rounds' quotients). */
   cpuUs: number | null;
   cpuRatio: number | null;
+  /** Scenarios measured in the same rounds, one after the other (see `versus`). */
+  group: number;
+  rounds: { rps: number; cpuUs: number | null }[];
 }
 
 const rows: Row[] = [];
 const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
 
-/** Runs floor and scenario interleaved (A B A B ...), and records the median of the per-round ratios. */
-async function scenario(name: string, server: Started, key: string, requests: Request[]): Promise<void> {
-  if (ONLY && !ONLY.has(name)) return;
-  const auth = { Authorization: `Bearer ${key}` };
-  // Warm-up (JIT, caches, statement preparation), not measured.
-  await drive(server.port, requests, auth, QUICK ? 1 : 3);
-  const ratios: number[] = [];
-  const runs: Measurement[] = [];
-  const floors: number[] = [];
-  const cpuRatios: number[] = [];
-  let peak: number | null = null;
-  for (let round = 0; round < ROUNDS; round++) {
-    const base = await load(floor, [{ path: '/v1/pets' }]);
-    resetPeakRss(server.pid);
-    const run = await load(server, requests, auth);
-    peak = Math.max(peak ?? 0, peakRssMb(server.pid) ?? 0) || null;
-    runs.push(run);
-    floors.push(base.rps);
-    ratios.push(run.rps / base.rps);
-    if (base.cpuUs !== null && run.cpuUs) cpuRatios.push(base.cpuUs / run.cpuUs);
-  }
-  const row: Row = {
-    scenario: name,
-    rps: Math.round(median(runs.map((r) => r.rps))),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    errors: runs.reduce((sum, r) => sum + r.bad, 0),
-    peakRssMb: peak,
-    floorRps: Math.round(median(floors)),
-    ratio: Math.round(median(ratios) * 100) / 100,
-    cpuUs: runs.every((r) => r.cpuUs !== null) ? median(runs.map((r) => r.cpuUs!)) : null,
-    cpuRatio: cpuRatios.length === ROUNDS ? Math.round(median(cpuRatios) * 100) / 100 : null,
-  };
-  rows.push(row);
-  process.stderr.write(
-    `  ${name}: ${row.rps} req/s, ratio ${row.ratio}, ${row.cpuUs ?? '-'} µs CPU per request (${row.cpuRatio ?? '-'} of the floor's), p50 ${row.p50} ms, errors ${row.errors}\n`,
-  );
+interface Scenario {
+  name: string;
+  server: Started;
+  key: string;
+  requests: Request[];
 }
+
+let groups = 0;
+
+/**
+ * Runs the floor and the scenarios in turn, round after round (floor A B C, floor B C A, ...; the order turns so that
+ * no scenario always follows the floor), and records each scenario's median over the rounds. Scenarios compared with
+ * each other run in one group: their quotient is then taken round by round, so that a machine that speeds up or
+ * slows down between minutes moves both sides of it.
+ */
+async function scenarios(...all: Scenario[]): Promise<void> {
+  const chosen = all.filter((s) => !ONLY || ONLY.has(s.name));
+  if (chosen.length === 0) return;
+  const group = groups++;
+  // Warm-up (JIT, caches, statement preparation), not measured.
+  for (const s of chosen) await drive(s.server.port, s.requests, { Authorization: `Bearer ${s.key}` }, QUICK ? 1 : 3);
+  const floors: Measurement[] = [];
+  const runs = new Map<Scenario, Measurement[]>(chosen.map((s) => [s, []]));
+  const peaks = new Map<Scenario, number | null>(chosen.map((s) => [s, null]));
+  for (let round = 0; round < ROUNDS; round++) {
+    floors.push(await load(floor, [{ path: '/v1/pets' }]));
+    for (let i = 0; i < chosen.length; i++) {
+      const s = chosen[(i + round) % chosen.length]!;
+      resetPeakRss(s.server.pid);
+      runs.get(s)!.push(await load(s.server, s.requests, { Authorization: `Bearer ${s.key}` }));
+      peaks.set(s, Math.max(peaks.get(s) ?? 0, peakRssMb(s.server.pid) ?? 0) || null);
+    }
+  }
+  for (const s of chosen) {
+    const measured = runs.get(s)!;
+    const cpuRatios = measured.flatMap((run, i) => {
+      const floorCpu = floors[i]!.cpuUs;
+      return floorCpu !== null && run.cpuUs ? [floorCpu / run.cpuUs] : [];
+    });
+    const row: Row = {
+      scenario: s.name,
+      rps: Math.round(median(measured.map((r) => r.rps))),
+      p50: median(measured.map((r) => r.p50)),
+      p99: median(measured.map((r) => r.p99)),
+      errors: measured.reduce((sum, r) => sum + r.bad, 0),
+      peakRssMb: peaks.get(s)!,
+      floorRps: Math.round(median(floors.map((f) => f.rps))),
+      ratio: Math.round(median(measured.map((run, i) => run.rps / floors[i]!.rps)) * 100) / 100,
+      cpuUs: measured.every((r) => r.cpuUs !== null) ? median(measured.map((r) => r.cpuUs!)) : null,
+      cpuRatio: cpuRatios.length === ROUNDS ? Math.round(median(cpuRatios) * 100) / 100 : null,
+      group,
+      rounds: measured.map(({ rps, cpuUs }) => ({ rps, cpuUs })),
+    };
+    rows.push(row);
+    process.stderr.write(
+      `  ${s.name}: ${row.rps} req/s, ratio ${row.ratio}, ${row.cpuUs ?? '-'} µs CPU per request (${row.cpuRatio ?? '-'} of the floor's), p50 ${row.p50} ms, errors ${row.errors}\n`,
+    );
+  }
+}
+
+/** One scenario against the floor. */
+const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
 async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
@@ -168,6 +195,28 @@ const cycling = (paths: string[]): Request[] => [{ path: paths[0] ?? '/v1/pets',
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
 
+/** The hand-written SQLite peers' scenarios. */
+const PEER_SCENARIOS = ['Koa', 'Fastify'].flatMap((framework) => [
+  `peer: hand-written ${framework} list`,
+  `peer: hand-written ${framework} random pages`,
+]);
+
+/** The hand-written SQLite peers that a scenario asked for, each on its own copy of the 10,000 pets. */
+async function startPeers(): Promise<{ framework: string; server: Started; key: string }[]> {
+  const peers = [];
+  for (const [framework, script] of [
+    ['Koa', 'peer.js'],
+    ['Fastify', 'peerFastify.js'],
+  ] as const) {
+    if (!wanted(`peer: hand-written ${framework} list`, `peer: hand-written ${framework} random pages`)) continue;
+    const path = join(work, `peer-${framework}.db`);
+    await seedSqlite(path, 10_000);
+    const key = await benchKey(`sqlite:${path}`);
+    peers.push({ framework, server: await startNodeServer(script, { DATABASE_PATH: path }, PIN), key });
+  }
+  return peers;
+}
+
 const json = { 'Content-Type': 'application/json' };
 const newPet = (i: number): Request => ({
   method: 'POST',
@@ -183,12 +232,21 @@ const floor = await startNodeServer('floor.js', {}, PIN);
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
-  if (wanted('list (10k pets)', 'list sold (deep cursor)', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create', ...RANDOM_PAGES)) {
+  if (wanted('list (10k pets)', 'list sold (deep cursor)', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create', ...PEER_SCENARIOS)) {
     const { server, key } = await sqliteServer(10_000);
-    await scenario('list (10k pets)', server, key, [{ path: '/v1/pets?limit=20' }]);
+    const peers = await startPeers();
+    const list = [{ path: '/v1/pets?limit=20' }];
+    await scenarios(
+      { name: 'list (10k pets)', server, key, requests: list },
+      ...peers.map((peer) => ({ name: `peer: hand-written ${peer.framework} list`, ...peer, requests: list })),
+    );
     // The same pages serve every random-pages scenario: the PostgreSQL database is seeded with the same pets.
     if (wanted(...RANDOM_PAGES)) pages = await randomPages(server.port, key);
-    await scenario('random pages (10k pets)', server, key, cycling(pages.map((p) => p.product)));
+    await scenarios(
+      { name: 'random pages (10k pets)', server, key, requests: cycling(pages.map((p) => p.product)) },
+      ...peers.map((peer) => ({ name: `peer: hand-written ${peer.framework} random pages`, ...peer, requests: cycling(pages.map((p) => p.peer)) })),
+    );
+    for (const peer of peers) await peer.server.stop();
     const cursor = await deepSoldCursor(server.port, key);
     await scenario('list sold (deep cursor)', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
     await scenario(
@@ -204,19 +262,6 @@ try {
       Array.from({ length: 10 }, (_, i) => newPet(i)),
     );
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
-    await server.stop();
-  }
-  for (const [framework, script] of [
-    ['Koa', 'peer.js'],
-    ['Fastify', 'peerFastify.js'],
-  ] as const) {
-    if (!wanted(`peer: hand-written ${framework} list`, `peer: hand-written ${framework} random pages`)) continue;
-    const path = join(work, `peer-${framework}.db`);
-    await seedSqlite(path, 10_000);
-    const key = await benchKey(`sqlite:${path}`);
-    const server = await startNodeServer(script, { DATABASE_PATH: path }, PIN);
-    await scenario(`peer: hand-written ${framework} list`, server, key, [{ path: '/v1/pets?limit=20' }]);
-    await scenario(`peer: hand-written ${framework} random pages`, server, key, cycling(pages.map((p) => p.peer)));
     await server.stop();
   }
   if (wanted('list (admit-all limiter)')) {
@@ -250,7 +295,17 @@ try {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
       const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
-      await scenario('random pages (10k pets, PostgreSQL + Redis)', scaled, key, cycling(pages.map((p) => p.product)));
+      const peer = wanted('peer: hand-written Koa + pg + ioredis random pages')
+        ? await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN)
+        : null;
+      await scenarios(
+        { name: 'random pages (10k pets, PostgreSQL + Redis)', server: scaled, key, requests: cycling(pages.map((p) => p.product)) },
+        ...(peer
+          ? [{ name: 'peer: hand-written Koa + pg + ioredis random pages', server: peer, key, requests: cycling(pages.map((p) => p.peer)) }]
+          : []),
+      );
+      await peer?.stop();
+      // After the random pages: the pets it adds would change the last pages.
       await scenario(
         'create (PostgreSQL + Redis)',
         scaled,
@@ -258,11 +313,6 @@ try {
         Array.from({ length: 10 }, (_, i) => newPet(i)),
       );
       await scaled.stop();
-      if (wanted('peer: hand-written Koa + pg + ioredis random pages')) {
-        const peer = await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
-        await scenario('peer: hand-written Koa + pg + ioredis random pages', peer, key, cycling(pages.map((p) => p.peer)));
-        await peer.stop();
-      }
       await redis.stop();
     } else {
       process.stderr.write('  redis-server not found: the PostgreSQL + Redis scenarios are skipped\n');
@@ -302,15 +352,21 @@ if (list && admitAll) {
   const ratio = Math.round((list.rps / admitAll.rps) * 100) / 100;
   targets.push(['list with limits / admit-all >= 0.90', ratio, ratio >= 0.9 ? 'met' : 'MISSED']);
 }
-// Each scenario against the floor, and the product against the hand-written peers (issues 17 and 23): both sides are
-// measured against the same floor in the same run, so their ratio is the ratio of their floor ratios.
+// Each scenario against the floor, and the product against the hand-written peers (issues 17 and 23) round by round:
+// the two ran one after the other in each round (see `scenarios`), so the quotient of each round's pair is taken.
 const quotient = (a: number | null | undefined, b: number | null | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
-const versus = (measure: string, product: string, peer: string, target: string) => ({
-  measure,
-  ratio: quotient(find(product)?.ratio, find(peer)?.ratio),
-  cpuRatio: quotient(find(product)?.cpuRatio, find(peer)?.cpuRatio),
-  target,
-});
+function versus(measure: string, productName: string, peerName: string, target: string) {
+  const product = find(productName);
+  const peer = find(peerName);
+  const paired = product && peer && product.group === peer.group ? product.rounds.map((round, i) => [round, peer.rounds[i]!] as const) : [];
+  const cpu = paired.filter(([a, b]) => a.cpuUs && b.cpuUs);
+  return {
+    measure,
+    ratio: paired.length > 0 ? quotient(median(paired.map(([a, b]) => a.rps / b.rps)), 1) : null,
+    cpuRatio: cpu.length > 0 && cpu.length === paired.length ? quotient(median(cpu.map(([a, b]) => b.cpuUs! / a.cpuUs!)), 1) : null,
+    target,
+  };
+}
 const summary: { measure: string; ratio: number | null; cpuRatio: number | null; target: string }[] = [
   ...[
     ['hot list / floor', 'list (10k pets)', '>= 0.50'],
