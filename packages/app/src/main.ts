@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import type { Config } from './config.js';
+import { turnOffAllocationSitePretenuring } from './pretenuring.js';
+
+turnOffAllocationSitePretenuring();
 
 // Traces only when an OTLP endpoint is set: the SDK starts, and hooks the modules it instruments (http, pg,
 // ioredis), before any of them is imported, so everything else is imported after it. Unset, no OpenTelemetry

@@ -232,7 +232,17 @@ const floor = await startNodeServer('floor.js', {}, PIN);
 try {
   process.stderr.write(`petstore bench (${QUICK ? 'quick' : 'full'}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
 
-  if (wanted('list (10k pets)', 'list sold (deep cursor)', 'get by id (deprecated)', 'create', 'mix 90% list / 10% create', ...PEER_SCENARIOS)) {
+  if (
+    wanted(
+      'list (10k pets)',
+      'list sold (deep cursor)',
+      'get by id (deprecated)',
+      'create',
+      'mix 90% list / 10% create',
+      ...RANDOM_PAGES,
+      ...PEER_SCENARIOS,
+    )
+  ) {
     const { server, key } = await sqliteServer(10_000);
     const peers = await startPeers();
     const list = [{ path: '/v1/pets?limit=20' }];
@@ -354,7 +364,8 @@ if (list && admitAll) {
 }
 // Each scenario against the floor, and the product against the hand-written peers (issues 17 and 23) round by round:
 // the two ran one after the other in each round (see `scenarios`), so the quotient of each round's pair is taken.
-const quotient = (a: number | null | undefined, b: number | null | undefined) => (a && b ? Math.round((a / b) * 100) / 100 : null);
+const hundredths = (x: number) => Math.round(x * 100) / 100;
+const quotient = (a: number | null | undefined, b: number | null | undefined) => (a && b ? hundredths(a / b) : null);
 function versus(measure: string, productName: string, peerName: string, target: string) {
   const product = find(productName);
   const peer = find(peerName);
@@ -362,8 +373,8 @@ function versus(measure: string, productName: string, peerName: string, target: 
   const cpu = paired.filter(([a, b]) => a.cpuUs && b.cpuUs);
   return {
     measure,
-    ratio: paired.length > 0 ? quotient(median(paired.map(([a, b]) => a.rps / b.rps)), 1) : null,
-    cpuRatio: cpu.length > 0 && cpu.length === paired.length ? quotient(median(cpu.map(([a, b]) => b.cpuUs! / a.cpuUs!)), 1) : null,
+    ratio: paired.length > 0 ? hundredths(median(paired.map(([a, b]) => a.rps / b.rps))) : null,
+    cpuRatio: cpu.length > 0 && cpu.length === paired.length ? hundredths(median(cpu.map(([a, b]) => b.cpuUs! / a.cpuUs!))) : null,
     target,
   };
 }
