@@ -1,11 +1,18 @@
-// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|peer-postgres|floor] [hot|random] [seconds]`: the real server
-// under `node --cpu-prof` with the benchmark's load (50 connections, GET /v1/pets?limit=20 on 10,000 pets), then
-// where its CPU went, per request served: by area (kernel/network, SQLite, pg, Redis, Koa, the product's own
-// code, ...) and the top functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome DevTools,
-// speedscope). Not a test, not a benchmark: the profiler itself slows the server down.
-import { spawn } from 'node:child_process';
+// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|peer-postgres|floor] [hot|random] [seconds] [--perf]`:
+// the real server with the benchmark's load (50 connections, GET /v1/pets?limit=20, or the random pages, on 10,000
+// pets), then where its CPU went, per request served.
+// - By default under `node --cpu-prof`: by area (the product's packages, each library, Node's internals, socket
+//   writes) and the top JavaScript functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome
+//   DevTools, speedscope). It covers the process from its start, and the profiler slows JavaScript more than native
+//   code: use it to find functions, not to weigh the server against a peer.
+// - With `--perf` (Linux `perf` on PATH): `perf record` of the whole process (every thread, the kernel included) for
+//   the measured seconds only, after 3 s of warm-up, with `--perf-basic-prof` naming the JIT's code: what the server
+//   costs by kind of work (JavaScript by package, V8's builtins and runtime, the garbage collector, SQLite, the
+//   kernel) and the top symbols. Sampling costs little, so two runs can be compared.
+// Not a test, not a benchmark.
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +32,8 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const [deployment = 'sqlite', temperature = 'hot', secondsText = '10'] = process.argv.slice(2);
+const withPerf = process.argv.includes('--perf');
+const [deployment = 'sqlite', temperature = 'hot', secondsText = '10'] = process.argv.slice(2).filter((arg) => arg !== '--perf');
 const seconds = Number(secondsText);
 const work = mkdtempSync(join(tmpdir(), 'petstore-profile-'));
 const profiles = join(work, 'profiles');
@@ -46,13 +54,14 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
   return url;
 }
 
-/** benchServer.js under `node --cpu-prof` (not allowed in NODE_OPTIONS, hence a spawn of our own). */
+/** benchServer.js (or a peer) under `node --cpu-prof` (not allowed in NODE_OPTIONS, hence a spawn of our own) or `--perf-basic-prof`. */
 async function startProfiledServer(env: Record<string, string>) {
   const script = join(
     dirname(fileURLToPath(import.meta.url)),
     { peer: 'peer.js', 'peer-postgres': 'peerPostgres.js', floor: 'floor.js' }[deployment] ?? 'benchServer.js',
   );
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, script], {
+  const flags = withPerf ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+  const child = spawn(process.execPath, [...flags, script], {
     env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -65,7 +74,7 @@ async function startProfiledServer(env: Record<string, string>) {
     });
     child.once('exit', () => reject(new Error(output)));
   });
-  return { port, stop: async () => void (child.kill('SIGTERM'), await once(child, 'exit')) };
+  return { port, pid: child.pid!, stop: async () => void (child.kill('SIGTERM'), await once(child, 'exit')) };
 }
 
 async function run(): Promise<void> {
@@ -96,22 +105,44 @@ async function run(): Promise<void> {
   }
   const server = await startProfiledServer(env);
   let next = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${server.port}`,
-    connections: 50,
-    duration: seconds,
-    headers: { Authorization: `Bearer ${key}` },
-    requests: [{ method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }],
-  });
+  const load = (duration: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections: 50,
+      duration,
+      headers: { Authorization: `Bearer ${key}` },
+      requests: [{ method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }],
+    });
+  if (withPerf) {
+    await load(3);
+    const record = join(work, 'perf.data');
+    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(PERF_HZ), '-p', String(server.pid), '-o', record], { stdio: 'ignore' });
+    // perf attaches within milliseconds; the load that follows is what it samples.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const result = await load(seconds);
+    perf.kill('SIGINT');
+    await once(perf, 'exit');
+    await server.stop();
+    await stop();
+    reportPerf(record, result.requests.total);
+    // The JIT's symbol map, written by --perf-basic-prof, is read by `perf report` above.
+    rmSync(`/tmp/perf-${server.pid}.map`, { force: true });
+    return;
+  }
+  const result = await load(seconds);
   await server.stop();
   await stop();
 
+  reportCpuProfile(result.requests.total);
+}
+
+/** The V8 profile: self time by area and by function, per request. */
+function reportCpuProfile(requests: number): void {
   const file = readdirSync(profiles).find((name) => name.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  const requests = result.requests.total;
   const byArea = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let busyUs = 0;
@@ -133,6 +164,65 @@ async function run(): Promise<void> {
   }
   console.log('\n| Function (self time) | µs per request |\n|---|---:|');
   for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`| ${name} | ${perRequest(us)} |`);
+}
+
+/** Samples per second of CPU time: one sample stands for 250 µs. */
+const PERF_HZ = 4000;
+
+/** The kind of work a sampled symbol does, from its shared object and name. */
+function perfAreaOf(dso: string, symbol: string): string {
+  if (dso.startsWith('[kernel')) return 'kernel (system calls, TCP over loopback)';
+  if (dso.startsWith('[JIT]')) {
+    const url = /^JS:\S+ (\S*?)(?::\d+){1,2}$/.exec(symbol)?.[1];
+    if (url === undefined) return 'JavaScript: other compiled code';
+    // Code without a script: compiled at run time with `new Function` (fast-json-stringify's serializers).
+    return url === '' ? 'JavaScript: generated (new Function)' : `JavaScript: ${areaOf({ functionName: '', url, lineNumber: 0 })}`;
+  }
+  if (dso.startsWith('better_sqlite3')) return 'SQLite (better-sqlite3)';
+  if (dso.startsWith('libc')) return 'libc (malloc, memcpy)';
+  if (dso !== 'node') return dso;
+  if (symbol.startsWith('Builtins_')) return "V8's builtins (property access, calls, strings, promises)";
+  if (
+    /^v8::internal::(Scaveng|Heap|MarkCompact|MinorMarkCompact|ConcurrentMarking|.*Marking|.*Sweeper|Evacuat|MemoryAllocator|PagedSpace|SemiSpace|NewSpace|RememberedSet|SlotSet|GCTracer)/.test(
+      symbol,
+    )
+  ) {
+    return 'garbage collector';
+  }
+  if (symbol.startsWith('v8::') || symbol.startsWith('Runtime_')) return "V8's runtime (C++: objects, strings, JSON, the compiler)";
+  return 'Node.js native code (libuv, HTTP parser, streams, crypto)';
+}
+
+/** The `perf record` of the measured seconds: CPU by kind of work and the top symbols, per request. */
+function reportPerf(record: string, requests: number): void {
+  const report = execFileSync('perf', ['report', '-i', record, '--stdio', '--no-children', '-n', '--sort', 'dso,sym', '-g', 'none', '-t', '|'], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const byArea = new Map<string, number>();
+  const bySymbol = new Map<string, number>();
+  let total = 0;
+  for (const line of report.split('\n')) {
+    const [, samplesText, dsoText, symbolText] = line.split('|');
+    if (line.startsWith('#') || symbolText === undefined) continue;
+    const samples = Number(samplesText);
+    const dso = dsoText!.trim();
+    const symbol = symbolText.trim().replace(/^\[[.k]\] /, '');
+    total += samples;
+    const area = perfAreaOf(dso, symbol);
+    byArea.set(area, (byArea.get(area) ?? 0) + samples);
+    bySymbol.set(`${symbol.slice(0, 110)} (${dso})`, samples);
+  }
+  const perRequest = (samples: number) => ((samples * (1_000_000 / PERF_HZ)) / requests).toFixed(1);
+  console.log(
+    `${deployment}, ${temperature}: ${requests} requests in ${seconds} s under perf, CPU ${perRequest(total)} µs per request (every thread)`,
+  );
+  console.log(`record: ${record} (perf report -i ${record})\n\n| Kind of work | µs per request | share |\n|---|---:|---:|`);
+  for (const [area, samples] of [...byArea].sort((a, b) => b[1] - a[1])) {
+    console.log(`| ${area} | ${perRequest(samples)} | ${((samples / total) * 100).toFixed(1)}% |`);
+  }
+  console.log('\n| Symbol (self) | µs per request |\n|---|---:|');
+  for (const [symbol, samples] of [...bySymbol].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`| ${symbol} | ${perRequest(samples)} |`);
 }
 
 await run();
