@@ -60,7 +60,8 @@ async function startProfiledServer(env: Record<string, string>) {
     dirname(fileURLToPath(import.meta.url)),
     { peer: 'peer.js', 'peer-postgres': 'peerPostgres.js', floor: 'floor.js' }[deployment] ?? 'benchServer.js',
   );
-  const flags = withPerf ? ['--perf-basic-prof'] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
+  // V8 also writes a log of its code events when it names code for perf: into the scratch directory, not the cwd.
+  const flags = withPerf ? ['--perf-basic-prof', `--logfile=${join(work, 'v8.log')}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
   const child = spawn(process.execPath, [...flags, script], {
     env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
