@@ -35,6 +35,14 @@ interface CpuProfile {
 const withPerf = process.argv.includes('--perf');
 const [deployment = 'sqlite', temperature = 'hot', secondsText = '10'] = process.argv.slice(2).filter((arg) => arg !== '--perf');
 const seconds = Number(secondsText);
+if (withPerf) {
+  try {
+    execFileSync('perf', ['--version'], { stdio: 'ignore' });
+  } catch {
+    console.error('profile.js --perf needs Linux perf on PATH (Debian: apt-get install linux-perf).');
+    process.exit(1);
+  }
+}
 const work = mkdtempSync(join(tmpdir(), 'petstore-profile-'));
 const profiles = join(work, 'profiles');
 
