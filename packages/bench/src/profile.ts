@@ -220,7 +220,8 @@ function reportPerf(record: string, requests: number): void {
     total += samples;
     const area = perfAreaOf(dso, symbol);
     byArea.set(area, (byArea.get(area) ?? 0) + samples);
-    bySymbol.set(`${symbol.slice(0, 110)} (${dso})`, samples);
+    const name = `${symbol.slice(0, 110)} (${dso})`;
+    bySymbol.set(name, (bySymbol.get(name) ?? 0) + samples);
   }
   const perRequest = (samples: number) => ((samples * (1_000_000 / PERF_HZ)) / requests).toFixed(1);
   console.log(
