@@ -194,6 +194,9 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     const failures: string[] = [];
     const answeredPerClient = Array<number>(20).fill(0);
     let stopping = false;
+    let sigtermAt = 0;
+    // When a request failed, before the signal or how long after it: a failure then says which phase it was in.
+    const when = () => (sigtermAt === 0 ? 'before SIGTERM' : `${Math.round(performance.now() - sigtermAt)} ms after SIGTERM`);
     const client = async (n: number) => {
       for (let i = 0; !stopping || i < 1; i++) {
         try {
@@ -204,7 +207,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
         } catch (error) {
           // After the listener closes, new connections are refused: that is not a lost request.
           const code = (error as { cause?: { code?: string } }).cause?.code;
-          if (code !== 'ECONNREFUSED') failures.push(`${code ?? String(error)}`);
+          if (code !== 'ECONNREFUSED') failures.push(`${code ?? String(error)} (client ${n}, request ${i}, ${when()})`);
           return;
         }
       }
@@ -213,6 +216,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     // Every client on an accepted keep-alive connection: a connection still in the kernel's queue when the listener
     // closes is reset, which no server can prevent (a deploy takes the instance out of the load balancer first).
     await eventually(() => answeredPerClient.every((count) => count >= 2), { timeoutMs: 30_000 });
+    sigtermAt = performance.now();
     const exit = server.stop('SIGTERM');
     stopping = true;
     await Promise.all(clients);
