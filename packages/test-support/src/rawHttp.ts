@@ -1,4 +1,4 @@
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { request, type Agent, type IncomingHttpHeaders } from 'node:http';
 
 export interface RawResponse {
   status: number;
@@ -14,19 +14,21 @@ export interface RawRequestOptions {
   headers?: Record<string, string | string[]>;
   /** A string or Buffer is sent as is; anything else as JSON (with Content-Type: application/json unless given). */
   body?: unknown;
+  /** The agent whose connections to use (say, one keep-alive connection of its own); default a fresh connection. */
+  agent?: Agent;
 }
 
 /**
- * One HTTP request with Node's own client, on a fresh connection: unlike `fetch`, it can send what a browser would
+ * One HTTP request with Node's own client, on a fresh connection unless an agent is given: unlike `fetch`, it can send what a browser would
  * refuse to (repeated or malformed headers, any method, raw bytes), so tests can play a hostile client.
  */
-export function rawRequest(url: string, { method = 'GET', headers = {}, body }: RawRequestOptions = {}): Promise<RawResponse> {
+export function rawRequest(url: string, { method = 'GET', headers = {}, body, agent }: RawRequestOptions = {}): Promise<RawResponse> {
   const isRaw = body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
   const payload = isRaw ? body : JSON.stringify(body);
   const allHeaders = { ...headers };
   if (!isRaw && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) allHeaders['Content-Type'] = 'application/json';
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: allHeaders, agent: false }, (res) => {
+    const req = request(url, { method, headers: allHeaders, agent: agent ?? false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
