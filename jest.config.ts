@@ -37,14 +37,13 @@ const config: Config = {
   // end-to-end suites spend most of their time waiting on the servers, databases and browsers they start. The tests
   // are written for a loaded 2-core machine, which is what two workers there make.
   maxWorkers: 2,
-  // Every test file loads its modules anew, so a worker's heap grew by about 35 MB a file, to 520 MB by the end of a
-  // run, and Jest's 500 ms for a worker to exit were not enough: "a worker process has failed to exit gracefully" at
-  // the end of every run. A worker whose heap is past this after a file is replaced; the notice is gone, and the run
-  // takes no longer (docs/contributing.md).
+  // Every test file loads its modules anew, so a worker's heap grows with each file until it is too big to exit in
+  // the time Jest gives it ("a worker process has failed to exit gracefully"). A worker whose heap is past this after
+  // a file is replaced (measured in docs/contributing.md).
   workerIdleMemoryLimit: '300MB',
   // Coverage is the unit project's (`pnpm test` runs it with --coverage): the domain's rules must be covered by its
-  // pure tests, 95% of core's lines or more. Not taken on the other projects: it made the suites that run the Koa app
-  // in process 3 to 9 times slower, and the whole run 453 s against 277 (docs/contributing.md).
+  // pure tests, 95% of core's lines or more. Not taken on the other projects, whose suites that run the Koa app in
+  // process it slowed several times over (docs/contributing.md).
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary'],
   coverageThreshold: { global: {}, './packages/core/src/': { lines: 95 } },

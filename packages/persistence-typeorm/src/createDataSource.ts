@@ -35,8 +35,7 @@ export interface DataSourceSettings {
  * error itself needs no handling here: the next query on that client fails and is translated as usual.
  */
 function pgWithListeningClients(): typeof pg {
-  // Loaded here rather than imported: a server on SQLite never loads pg (2.7 MB of heap at rest, about twice that
-  // under load, docs/performance.md).
+  // Loaded here rather than imported, so that a server on SQLite never holds pg (docs/performance.md).
   const pgModule = createRequire(import.meta.url)('pg') as typeof pg;
   class PoolOfListeningClients extends pgModule.Pool {
     constructor(options?: pg.PoolConfig) {

@@ -19,8 +19,9 @@ export interface RawRequestOptions {
 }
 
 /**
- * One HTTP request with Node's own client, on a fresh connection unless an agent is given: unlike `fetch`, it can send what a browser would
- * refuse to (repeated or malformed headers, any method, raw bytes), so tests can play a hostile client.
+ * One HTTP request with Node's own client, on a fresh connection unless an agent is given: unlike `fetch`, it can
+ * send what a browser would refuse to (repeated or malformed headers, any method, raw bytes), so tests can play a
+ * hostile client.
  */
 export function rawRequest(url: string, { method = 'GET', headers = {}, body, agent }: RawRequestOptions = {}): Promise<RawResponse> {
   const isRaw = body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
