@@ -93,7 +93,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   });
 
   const route = routeTable(prefix, operations);
-  const { admit, confirm } = admission(deps, options.trustedProxyHops ?? 0);
+  const { admit, confirm, refund } = admission(deps, options.trustedProxyHops ?? 0);
   const markDeprecated = new Map(
     operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])),
   );
@@ -124,7 +124,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       await operation.run(ctx, operationRequest(ctx, found, body));
     } catch (error) {
       // Refused because a dependency is down: the quota is given back before the client sees the 503.
-      if (admitted && DomainError.is(error) && error.code === 'service_unavailable') await admitted.release();
+      if (admitted && DomainError.is(error) && error.code === 'service_unavailable') await refund(ctx, admitted);
       throw error;
     }
   }

@@ -31,3 +31,10 @@ export function bindingWindow(windows: readonly WindowState[]): WindowState {
   }
   return binding;
 }
+
+/** The state with one request given back in every window (never above a window's limit). */
+export function withOneGivenBack(state: RateLimitState): RateLimitState {
+  const windows = state.windows.map((window) => ({ ...window, remaining: Math.min(window.limit, window.remaining + 1) }));
+  const binding = bindingWindow(windows);
+  return { limit: binding.limit, remaining: binding.remaining, reset: binding.reset, windows };
+}

@@ -13,9 +13,10 @@ export interface Admission {
   rateLimit: RateLimitState;
   /**
    * Gives back what this admission counted. Call it when the request then fails because a dependency is down
-   * (`service_unavailable`): an outage must not spend quota. Never throws.
+   * (`service_unavailable`): an outage must not spend quota. Answers the state to show in the request's headers
+   * then, or null when the count could not be given back (the rate-limit store is down too). Never throws.
    */
-  release(): Promise<void>;
+  release(): Promise<RateLimitState | null>;
 }
 
 export interface AdmissionRequest extends CallerCredentials {

@@ -18,7 +18,26 @@ describe('RefundRequest', () => {
     expect(await enforce.execute('key:a', { minute: 10, day: 100 })).toMatchObject({ windows: [{ remaining: 8 }, { remaining: 98 }] });
   });
 
-  it('keeps the count, without throwing, when the rate-limit store is down too', async () => {
+  it('answers the state the headers should show: the count given back in every window, never above the limit', async () => {
+    const store = new InMemoryRateLimitStore();
+    const enforce = new EnforceRateLimit(store, clock);
+    await enforce.execute('key:b', { minute: 10, day: 100 });
+    const counted = await enforce.execute('key:b', { minute: 10, day: 100 });
+    expect(counted).toMatchObject({ limit: 10, remaining: 8 });
+    expect(await new RefundRequest(store, clock).execute('key:b', counted)).toEqual({
+      limit: 10,
+      remaining: 9,
+      reset: counted.reset,
+      windows: [
+        { name: 'minute', limit: 10, remaining: 9, reset: counted.windows[0]!.reset },
+        { name: 'day', limit: 100, remaining: 99, reset: counted.windows[1]!.reset },
+      ],
+    });
+    const full = { limit: 10, remaining: 10, reset: 1780315260, windows: [{ name: 'minute' as const, limit: 10, remaining: 10, reset: 1780315260 }] };
+    expect(await new RefundRequest(store, clock).execute('key:c', full)).toMatchObject({ remaining: 10, windows: [{ remaining: 10 }] });
+  });
+
+  it('keeps the count, without throwing, when the rate-limit store is down too (and answers null)', async () => {
     const down: RateLimitStore = {
       consume: () => Promise.reject(new ServiceUnavailableError('rate-limit store')),
       read: () => Promise.reject(new ServiceUnavailableError('rate-limit store')),
@@ -31,7 +50,7 @@ describe('RefundRequest', () => {
       reset: 1780315260,
       windows: [{ name: 'minute' as const, limit: 10, remaining: 9, reset: 1780315260 }],
     };
-    await expect(new RefundRequest(down, clock).execute('key:a', counted)).resolves.toBeUndefined();
+    await expect(new RefundRequest(down, clock).execute('key:a', counted)).resolves.toBeNull();
   });
 
   it('lets an unexpected error through', async () => {

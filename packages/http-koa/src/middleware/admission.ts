@@ -19,6 +19,9 @@ export type Admit = (ctx: Context, kind: Exclude<AdmissionKind, 'none' | 'admin-
  */
 export type Confirm = (ctx: Context, scope: Scope | undefined, admitted: Admission) => Promise<void>;
 
+/** Gives an admitted request's count back (a dependency then refused it) and shows the quota that leaves. */
+export type Refund = (ctx: Context, admitted: Admission) => Promise<void>;
+
 /**
  * Admission of every request in scope: `counted` with AdmitRequest, `usage-query` with AdmitUsageQuery. Repeated
  * Authorization headers are refused (400), and counted as a failed authentication of the address.
@@ -26,7 +29,7 @@ export type Confirm = (ctx: Context, scope: Scope | undefined, admitted: Admissi
 export function admission(
   store: Pick<PetStore, 'admitRequest' | 'admitUsageQuery' | 'confirmAdmission' | 'clock'>,
   trustedProxyHops: number,
-): { admit: Admit; confirm: Confirm } {
+): { admit: Admit; confirm: Confirm; refund: Refund } {
   const admitters = { counted: store.admitRequest, 'usage-query': store.admitUsageQuery };
   const setHeaders = (ctx: Context, admission: Pick<Admission, 'rateLimit'>) =>
     setRateLimitHeaders(ctx, admission.rateLimit, store.clock.now().getTime());
@@ -55,5 +58,9 @@ export function admission(
     return admitted;
   };
   const confirm: Confirm = (ctx, scope, admitted) => store.confirmAdmission.execute(requestOf(ctx, scope), admitted);
-  return { admit, confirm };
+  const refund: Refund = async (ctx, admitted) => {
+    const rateLimit = await admitted.release();
+    if (rateLimit) setHeaders(ctx, { rateLimit });
+  };
+  return { admit, confirm, refund };
 }
