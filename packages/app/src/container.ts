@@ -89,6 +89,8 @@ function persistenceModule(config: Config): ContainerModule {
 }
 
 const REDIS_RATE_LIMIT_STORE: ServiceIdentifier<RedisRateLimitStore> = Symbol.for('petstore.RedisRateLimitStore');
+/** Hears every Redis failure (the client's and the store's) and logs it, at most every 10 s. */
+const REDIS_UNREACHABLE: ServiceIdentifier<(error: unknown) => void> = Symbol.for('petstore.RedisUnreachable');
 
 /** The Redis adapter and its client library are loaded only where REDIS_URL asks for them (they hold memory). */
 const redisAdapter = () => import('@petstore/rate-limit-redis');
@@ -101,21 +103,29 @@ function rateLimitModule(config: Config): ContainerModule {
       bind(TOKENS.RateLimitStore).toResolvedValue(() => new InMemoryRateLimitStore());
       return;
     }
+    // Refused connections (the client's errors) and stalls (commands timed out) alike; ioredis reports every failed
+    // reconnection attempt, and a stall fails every request: one line every 10 s is enough.
+    bind(REDIS_UNREACHABLE).toResolvedValue((logger: Logger) => {
+      let lastWarning = 0;
+      return (error: unknown) => {
+        if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
+        lastWarning = Date.now();
+      };
+    }, [TOKENS.Logger]);
     bind(TOKENS.Redis).toResolvedValue(
-      async (logger: Logger) => {
-        let lastWarning = 0;
+      async (logger: Logger, unreachable: (error: unknown) => void) => {
         const { createRedisClient, whenReady } = await redisAdapter();
-        const redis = createRedisClient(redisUrl, (error) => {
-          // ioredis reports every failed reconnection attempt; one line every 10 s is enough.
-          if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
-          lastWarning = Date.now();
-        });
+        const redis = createRedisClient(redisUrl, unreachable);
         if (!(await whenReady(redis))) logger.warn('Redis is not reachable yet: requests answer 503 until it is');
         return redis;
       },
-      [TOKENS.Logger],
+      [TOKENS.Logger, REDIS_UNREACHABLE],
     );
-    bind(REDIS_RATE_LIMIT_STORE).toResolvedValue(async (redis: RedisClient) => new (await redisAdapter()).RedisRateLimitStore(redis), [TOKENS.Redis]);
+    bind(REDIS_RATE_LIMIT_STORE).toResolvedValue(
+      async (redis: RedisClient, unreachable: (error: unknown) => void) =>
+        new (await redisAdapter()).RedisRateLimitStore(redis, undefined, unreachable),
+      [TOKENS.Redis, REDIS_UNREACHABLE],
+    );
     bind(TOKENS.RateLimitStore).toService(REDIS_RATE_LIMIT_STORE);
     bind(TOKENS.ReadinessChecks).toResolvedValue((store: RedisRateLimitStore) => () => store.ping(), [REDIS_RATE_LIMIT_STORE]);
     bind(TOKENS.Closers).toResolvedValue(

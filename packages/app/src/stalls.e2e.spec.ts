@@ -73,6 +73,10 @@ describeWithPostgresAndRedis('a dependency that stalls and resumes', (servers) =
     await requests.stop();
     expect(stalled).toEqual(Array(60).fill(503));
     expect(requests.count(503)).toBeGreaterThan(0);
+    // The runbook's sign of it (docs/operations.md, "Redis down"): a stall, not only a refused connection.
+    await eventually(() => /"level":40,.*"msg":"rate-limit store \(Redis\) unreachable: answering 503"/.test(server.output()), {
+      timeoutMs: 10_000,
+    });
     expect(requests.answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
 
     const after = await list();

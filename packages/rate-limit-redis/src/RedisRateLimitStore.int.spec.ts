@@ -66,7 +66,8 @@ describeWithRedis('on Redis', (redis) => {
     }, 30_000);
 
     it('refuses, on its own clock, a script that reaches it after its deadline: a stall spends no quota and bans nobody', async () => {
-      const store = new RedisRateLimitStore(client, 'stall-check');
+      const unavailable: unknown[] = [];
+      const store = new RedisRateLimitStore(client, 'stall-check', (cause) => unavailable.push(cause));
       const subject = `key:stall-${Date.now()}`;
       const request = () => {
         const now = Date.now();
@@ -89,6 +90,9 @@ describeWithRedis('on Redis', (redis) => {
       expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(
         Array(6).fill('service_unavailable'),
       );
+      // Each failure is reported with its cause (the server logs it: a stall raises no connection error).
+      expect(unavailable).toHaveLength(6);
+      expect(unavailable.every((cause) => cause instanceof Error)).toBe(true);
       // As if the stalled requests had never been made: two left of three, no strike, no ban.
       expect(await request()).toEqual({ outcome: 'admitted', counts: [2] });
       expect(await client.hgetall(`stall-check:{${subject}}:ban`)).toEqual({});

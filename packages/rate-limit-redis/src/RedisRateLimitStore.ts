@@ -29,7 +29,8 @@ interface RedisWithConsume extends Redis {
  * Fails closed: when Redis cannot answer, `consume` throws ServiceUnavailableError and requests get 503.
  * Each script carries a deadline that Redis checks against its own clock before touching anything, and the client
  * gives up only after that deadline plus a clock skew margin: a request that got 503 spent no quota and earned no
- * strike, even when a stalled Redis runs the queued script after the client gave up.
+ * strike, even when a stalled Redis runs the queued script after the client gave up. `onUnavailable` hears the cause
+ * of every such failure (a stalled Redis times commands out without a connection error for the client to report).
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithConsume;
@@ -38,12 +39,19 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     redis: Redis,
     private readonly keyPrefix = 'petstore:rl',
+    private readonly onUnavailable: (cause: unknown) => void = () => undefined,
   ) {
     redis.defineCommand('petstoreConsume', { lua: script('consume.lua') });
     redis.defineCommand('petstoreRead', { lua: script('read.lua') });
     redis.defineCommand('petstoreRelease', { lua: script('release.lua') });
     this.redis = redis as RedisWithConsume;
     this.deadlineMs = commandDeadlineFor(redis.options.commandTimeout);
+  }
+
+  /** The error every operation throws when Redis cannot answer, once `onUnavailable` has heard the cause. */
+  private unavailable(cause: unknown): ServiceUnavailableError {
+    this.onUnavailable(cause);
+    return new ServiceUnavailableError('rate-limit store', 5, { cause });
   }
 
   /** The window counters, then the ban record. The braces make every key of a subject hash to one Redis Cluster slot. */
@@ -66,14 +74,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       reply = await this.redis.petstoreConsume(keys.length, ...keys, ...args);
     } catch (error) {
-      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+      throw this.unavailable(error);
     }
     const [outcome, instant, ...counts] = reply;
     switch (outcome) {
       case 'late':
-        throw new ServiceUnavailableError('rate-limit store', 5, {
-          cause: new Error('Redis started the script after its deadline: nothing was counted'),
-        });
+        throw this.unavailable(new Error('Redis started the script after its deadline: nothing was counted'));
       case 'admitted':
         return { outcome, counts };
       case 'rejected':
@@ -89,7 +95,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       const [bannedUntil, ...counts] = await this.redis.petstoreRead(keys.length, ...keys, now);
       return { counts, bannedUntil: bannedUntil > 0 ? bannedUntil : null };
     } catch (error) {
-      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+      throw this.unavailable(error);
     }
   }
 
@@ -100,7 +106,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       await this.redis.petstoreRelease(open.length, ...this.keysOf(subject, open).slice(0, open.length));
     } catch (error) {
-      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+      throw this.unavailable(error);
     }
   }
 
@@ -109,7 +115,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       await this.redis.del(this.banKeyOf(subject));
     } catch (error) {
-      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+      throw this.unavailable(error);
     }
   }
 
@@ -118,7 +124,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     try {
       await this.redis.ping();
     } catch (error) {
-      throw new ServiceUnavailableError('rate-limit store', 5, { cause: error });
+      throw this.unavailable(error);
     }
   }
 }
