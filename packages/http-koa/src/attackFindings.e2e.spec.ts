@@ -85,6 +85,23 @@ describe('what a fresh attack found', () => {
       expect(api.pets.count()).toBe(0);
     });
 
+    it.each([
+      ['content-type', ['application/json', 'text/plain']],
+      ['content-type', ['text/plain', 'application/json']],
+      ['content-encoding', ['identity', 'gzip']],
+    ])('refuses two %s headers (%j) with 400 in either order, and stores nothing', async (name, values) => {
+      const { socket, received, closed } = rawConnection();
+      const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
+      const repeated = values.map((value) => `${name}: ${value}\r\n`).join('');
+      socket.end(
+        `POST /v1/pets HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n${repeated}Content-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      await eventually(() => closed() || /\r\n\r\n\{.*\}$/.test(received()), { timeoutMs: 10_000 });
+      expect(received()).toMatch(/^HTTP\/1\.1 400 /);
+      expect(received()).toContain(`"message":"Send one ${name} header, not several."`);
+      expect(api.pets.count()).toBe(0);
+    });
+
     it('refuses two Host headers with 400 (RFC 9112 section 3.2)', async () => {
       const { socket, received, closed } = rawConnection();
       socket.end(`GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${key}\r\n\r\n`);

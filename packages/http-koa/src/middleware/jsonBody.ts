@@ -57,6 +57,7 @@ function alreadyRead(ctx: Context): string {
 
 /**
  * Reads a JSON body safely, before any route sees it:
+ * - `400` for a repeated `Content-Type` or `Content-Encoding` header;
  * - `415` unless the content type is JSON (any `+json` too) in UTF-8: a `charset` other than UTF-8 is refused rather
  *   than decoded into replacement characters; an unknown `Content-Encoding` is refused too;
  * - `413` past 16 KiB (after decompression, so a gzip bomb stops at the limit);
@@ -67,6 +68,10 @@ function alreadyRead(ctx: Context): string {
  * taken from its `ctx.request.rawBody` (and checked the same way).
  */
 export async function readJsonBody(ctx: Context): Promise<JsonBody> {
+  // Node keeps the first of two Content-Type headers; a proxy may keep the last: the two would read the body apart.
+  for (const name of ['content-type', 'content-encoding']) {
+    if ((ctx.req.headersDistinct[name]?.length ?? 0) > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
+  }
   if (!ctx.is('application/json', '+json')) {
     throw new HttpError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".');
   }
