@@ -93,9 +93,7 @@ describe('what a fresh attack found', () => {
       const { socket, received, closed } = rawConnection();
       const body = JSON.stringify({ name: 'Rex', categoryId: 1 });
       const repeated = values.map((value) => `${name}: ${value}\r\n`).join('');
-      socket.end(
-        `POST /v1/pets HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n${repeated}Content-Length: ${body.length}\r\n\r\n${body}`,
-      );
+      socket.end(`POST /v1/pets HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n${repeated}Content-Length: ${body.length}\r\n\r\n${body}`);
       await eventually(() => closed() || /\r\n\r\n\{.*\}$/.test(received()), { timeoutMs: 10_000 });
       expect(received()).toMatch(/^HTTP\/1\.1 400 /);
       expect(received()).toContain(`"message":"Send one ${name} header, not several."`);
