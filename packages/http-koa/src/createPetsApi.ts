@@ -131,11 +131,20 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
 
   const allowedOrigins = new Set(options.corsOrigins ?? []);
   const corsMethods = [...new Set(operations.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'];
+  // @koa/cors answers a preflight itself, before any route: its `Allow` is set first, as on every OPTIONS.
+  const allowOnPreflight: Middleware = (ctx, next) => {
+    if (ctx.method === 'OPTIONS') {
+      const found = route('OPTIONS', ctx.url);
+      if (found.kind === 'methods') ctx.set('Allow', found.allow);
+    }
+    return next();
+  };
   const chain = compose<Context>([
     errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime()),
     ...(allowedOrigins.size === 0
       ? []
       : [
+          allowOnPreflight,
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
             allowMethods: corsMethods,

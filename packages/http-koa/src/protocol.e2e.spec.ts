@@ -100,6 +100,8 @@ describe('HTTP protocol behaviour', () => {
         'access-control-allow-origin': 'https://shelter.example',
         'access-control-allow-methods': 'GET,HEAD,POST,OPTIONS',
         'access-control-allow-headers': 'Authorization,Content-Type,X-Request-Id,Idempotency-Key,If-None-Match',
+        // As on every OPTIONS of a known path (the document requires it).
+        allow: 'GET, HEAD, POST, OPTIONS',
       });
     });
 
