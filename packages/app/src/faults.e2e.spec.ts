@@ -171,6 +171,25 @@ describe('slow and idle clients', () => {
     expect(response.endsWith('\r\n\r\n')).toBe(true);
   });
 
+  it.each([
+    [417, 'GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n'],
+    [431, `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`],
+  ])('sends, on a %s of the deprecated getPet (answered before routing), every header the served document requires', async (status, request) => {
+    type Header = { $ref?: string; required?: boolean };
+    const document = (await (await fetch(server.url.replace(/\/v1$/, '/docs/openapi.json'))).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, Header> }> }>>;
+      components: { headers: Record<string, Header> };
+    };
+    const declared = document.paths['/pets/{petId}']!['get']!.responses[String(status)]!.headers ?? {};
+    const required = Object.entries(declared)
+      .filter(([, header]) => (header.$ref ? document.components.headers[header.$ref.split('/').pop()!]! : header).required)
+      .map(([name]) => name);
+    expect(required).toContain('X-Request-Id');
+    const response = await rawExchange(request);
+    expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    for (const name of required) expect(response).toMatch(new RegExp(`\r\n${name}: `, 'i'));
+  });
+
   it('answers malformed HTTP with a JSON 400', async () => {
     const response = await rawExchange('GARBAGE\r\n\r\n');
     expect(response).toMatch(/^HTTP\/1\.1 400 /);

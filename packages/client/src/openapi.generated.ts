@@ -548,6 +548,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -851,6 +852,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1337,6 +1339,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1494,9 +1497,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     /**
                      * @description Requests allowed in the binding window.
                      * @example 60
@@ -1522,6 +1522,21 @@ export interface operations {
                      * @example "minute";r=59;t=42, "day";r=999;t=40242
                      */
                     RateLimit?: string;
+                    /**
+                     * @description RFC 9745: when the operation was deprecated.
+                     * @example @1767225600
+                     */
+                    Deprecation?: string;
+                    /**
+                     * @description RFC 8594: when the operation is removed.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset?: string;
+                    /**
+                     * @description `<url>; rel="next"` when another page exists; on a deprecated operation, also its `rel="successor-version"`.
+                     * @example <https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"
+                     */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1579,6 +1594,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1656,9 +1672,6 @@ export interface operations {
             408: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1707,9 +1720,6 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1759,9 +1769,6 @@ export interface operations {
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1782,9 +1789,6 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     /**
                      * @description Requests allowed in the binding window.
                      * @example 60
@@ -1810,6 +1814,21 @@ export interface operations {
                      * @example "minute";r=59;t=42, "day";r=999;t=40242
                      */
                     RateLimit?: string;
+                    /**
+                     * @description RFC 9745: when the operation was deprecated.
+                     * @example @1767225600
+                     */
+                    Deprecation?: string;
+                    /**
+                     * @description RFC 8594: when the operation is removed.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset?: string;
+                    /**
+                     * @description `<url>; rel="next"` when another page exists; on a deprecated operation, also its `rel="successor-version"`.
+                     * @example <https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"
+                     */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2014,9 +2033,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     /**
                      * @description Requests allowed in the binding window.
                      * @example 60
@@ -2042,6 +2058,21 @@ export interface operations {
                      * @example "minute";r=59;t=42, "day";r=999;t=40242
                      */
                     RateLimit?: string;
+                    /**
+                     * @description RFC 9745: when the operation was deprecated.
+                     * @example @1767225600
+                     */
+                    Deprecation?: string;
+                    /**
+                     * @description RFC 8594: when the operation is removed.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset?: string;
+                    /**
+                     * @description `<url>; rel="next"` when another page exists; on a deprecated operation, also its `rel="successor-version"`.
+                     * @example <https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"
+                     */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2075,6 +2106,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2116,9 +2148,6 @@ export interface operations {
             408: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2143,9 +2172,6 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2171,9 +2197,6 @@ export interface operations {
             431: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2182,9 +2205,6 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
                     /**
                      * @description Requests allowed in the binding window.
                      * @example 60
@@ -2210,6 +2230,21 @@ export interface operations {
                      * @example "minute";r=59;t=42, "day";r=999;t=40242
                      */
                     RateLimit?: string;
+                    /**
+                     * @description RFC 9745: when the operation was deprecated.
+                     * @example @1767225600
+                     */
+                    Deprecation?: string;
+                    /**
+                     * @description RFC 8594: when the operation is removed.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset?: string;
+                    /**
+                     * @description `<url>; rel="next"` when another page exists; on a deprecated operation, also its `rel="successor-version"`.
+                     * @example <https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"
+                     */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

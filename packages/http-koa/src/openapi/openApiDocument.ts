@@ -33,6 +33,7 @@ const BODY_ERRORS: readonly ErrorCode[] = ['malformed_json', 'payload_too_large'
 /** Headers every error of this status carries beyond the common ones. */
 const ERROR_HEADERS: Readonly<Record<number, readonly HeaderName[]>> = {
   401: ['WWW-Authenticate'],
+  403: ['WWW-Authenticate'],
   405: ['Allow'],
   429: ['Retry-After'],
   503: ['Retry-After'],
@@ -40,9 +41,11 @@ const ERROR_HEADERS: Readonly<Record<number, readonly HeaderName[]>> = {
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
+/** Errors the server answers before the request reaches the API's routes: no quota state, no deprecation notice. */
+const BEFORE_ROUTING = new Set([408, 417, 431]);
 /** Errors answered before admission, or when a dependency failed: no quota state to show. */
-const WITHOUT_QUOTA = new Set([408, 417, 431, 503]);
-/** Errors answered before or after admission (a missing `Host` header or a failed admission, or later). */
+const WITHOUT_QUOTA = new Set([...BEFORE_ROUTING, 503]);
+/** Errors answered before or after routing and admission (a missing `Host` header or a failed admission, or later). */
 const QUOTA_SOMETIMES = new Set([400, 500]);
 
 function headersOf(names: readonly HeaderName[], optional: readonly HeaderName[] = []): Json {
@@ -57,9 +60,12 @@ const hasQuota = (admission: Admission) => admission === 'counted' || admission 
 /** The headers every answer of the operation carries: the request id, the quota's state, the deprecation notice. */
 function commonHeaders(operation: Pick<Operation, 'admission' | 'deprecated'>, status: number): Json {
   const quota = !hasQuota(operation.admission) || WITHOUT_QUOTA.has(status) ? [] : RATE_LIMIT_HEADERS;
-  const deprecation: HeaderName[] = operation.deprecated ? ['Deprecation', 'Sunset', 'Link'] : [];
+  const deprecation: HeaderName[] = operation.deprecated && !BEFORE_ROUTING.has(status) ? ['Deprecation', 'Sunset', 'Link'] : [];
   const sometimes = QUOTA_SOMETIMES.has(status);
-  return headersOf(['X-Request-Id', ...(sometimes ? [] : quota), ...deprecation, ...(ERROR_HEADERS[status] ?? [])], sometimes ? quota : []);
+  return headersOf(
+    ['X-Request-Id', ...(sometimes ? [] : [...quota, ...deprecation]), ...(ERROR_HEADERS[status] ?? [])],
+    sometimes ? [...quota, ...deprecation] : [],
+  );
 }
 
 function successResponse(operation: Operation, response: SuccessResponse): Json {
