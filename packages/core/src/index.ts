@@ -25,6 +25,7 @@ export { KEY_STATUSES, limitsOf, statusOf, type ApiKey, type KeyStatus, type Lim
 export { API_KEY_PREFIX, apiKeyChecksum, hashApiKeySecret, isWellFormedApiKeySecret } from './access/ApiKeySecret.js';
 export { isScope, SCOPES, type Scope } from './access/Scope.js';
 export type { KeyView } from './access/KeyView.js';
+export { parseInstant } from './access/parseKeySettings.js';
 export {
   AUDIT_ACTIONS,
   AUDIT_ACTORS,

@@ -1,4 +1,4 @@
-import { MAX_GRACE_PERIOD_SECONDS, MAX_USAGE_RANGE_DAYS, SCOPES } from '@petstore/core';
+import { LIST_LIMIT, MAX_GRACE_PERIOD_SECONDS, MAX_USAGE_RANGE_DAYS, parseInstant, SCOPES } from '@petstore/core';
 
 /** A command line the CLI refuses before doing anything: exit code 2, with the usage. */
 export class UsageError extends Error {}
@@ -22,10 +22,39 @@ export function scopesFlag(value: string | undefined): string[] | undefined {
   return scopes;
 }
 
-/** `--expires-at`: passed on as typed (core checks the date); `never` (where allowed) means no expiry. */
+/**
+ * `--expires-at`: an ISO 8601 date and time with its offset, on a real calendar day, passed on as typed (core says
+ * whether it is in the future); `never` (where allowed) means no expiry.
+ */
 export function expiresAtFlag(value: string | undefined, allowNever: boolean): string | null | undefined {
+  if (value === undefined) return undefined;
   if (value === 'never' && allowNever) return null;
+  if (parseInstant(value) === null) {
+    throw new UsageError(
+      `--expires-at must be an ISO 8601 date and time with its offset, such as 2027-01-01T00:00:00Z${allowNever ? ', or never' : ''} (got "${value}")`,
+    );
+  }
   return value;
+}
+
+/** `--limit N`: a page of a listing, from 1 to 100 keys or events. */
+export function pageLimitFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = /^[0-9]{1,3}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= LIST_LIMIT.min && limit <= LIST_LIMIT.max)) {
+    throw new UsageError(`--limit must be a whole number from ${LIST_LIMIT.min} to ${LIST_LIMIT.max} (got "${value}")`);
+  }
+  return limit;
+}
+
+/** A flag given twice would silently keep its last value: the command line is refused instead. */
+export function refuseRepeatedFlags(tokens: readonly { kind: string; name?: string }[]): void {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given twice: give it once`);
+    seen.add(token.name);
+  }
 }
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

@@ -204,11 +204,14 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       ],
       [
         ['--expires-at', 'tomorrow'],
-        1,
-        '--expires-at must be an ISO 8601 date and time with its offset (2027-01-01T00:00:00Z), or null for no expiry',
+        2,
+        '--expires-at must be an ISO 8601 date and time with its offset, such as 2027-01-01T00:00:00Z (got "tomorrow")',
       ],
+      [['--expires-at', '2099-02-30T00:00:00Z'], 2, '--expires-at must be an ISO 8601 date and time with its offset'],
       [['--expires-at', '2020-01-01T00:00:00Z'], 1, '--expires-at must be in the future'],
-      [['--expires-at', 'never'], 1, '--expires-at must be an ISO 8601 date and time'],
+      [['--expires-at', 'never'], 2, '--expires-at must be an ISO 8601 date and time with its offset, such as 2027-01-01T00:00:00Z (got "never")'],
+      [['--per-minute', '10', '--per-day', '100', '--per-minute', '20'], 2, '--per-minute is given twice: give it once'],
+      [['--plan', 'free'], 2, '--plan is given twice: give it once'],
     ])('refuses keys create %j with exit code %i, storing nothing', async (flags, code, message) => {
       const result = await run('keys', 'create', '--plan', 'pro', ...flags);
       expect(result).toMatchObject({ code, out: '' });
@@ -246,6 +249,12 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       [['--plan', 'enterprise'], 1, '--per-minute is required for enterprise keys'],
       [['--per-minute', '50', '--per-day', '5'], 1, '--per-minute (50) must not exceed --per-day (5)'],
       [['--expires-at', '2001-01-01T00:00:00Z'], 1, '--expires-at must be in the future'],
+      [
+        ['--expires-at', '2099-13-01T00:00:00Z'],
+        2,
+        '--expires-at must be an ISO 8601 date and time with its offset, such as 2027-01-01T00:00:00Z, or never (got "2099-13-01T00:00:00Z")',
+      ],
+      [['--name', 'a', '--name', 'b'], 2, '--name is given twice: give it once'],
       [['--name', 'a\u0007b'], 1, '--name must be text of at most 100 characters'],
       [['--colour', 'red'], 2, "Unknown option '--colour'"],
     ])('refuses keys update %j with exit code %i, changing nothing', async (flags, code, message) => {
@@ -332,7 +341,12 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
           .slice(1)
           .map((line) => line.split(' ')[0]),
       ).toEqual(ids.slice(2));
-      expect(await run('keys', 'list', '--limit', '0')).toMatchObject({ code: 1, err: 'error: --limit must be an integer from 1 to 100' });
+      for (const limit of ['0', '101', '1e2', 'ten']) {
+        expect(await run('keys', 'list', '--limit', limit)).toMatchObject({
+          code: 2,
+          err: expect.stringMatching(new RegExp(`^error: --limit must be a whole number from 1 to 100 \\(got "${limit}"\\)`)),
+        });
+      }
       expect(await run('keys', 'list', '--after', 'bogus')).toMatchObject({ code: 1, err: expect.stringMatching(/^error: --after is invalid/) });
     });
 
@@ -368,6 +382,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       expect(rest.events).toHaveLength(4);
       expect(await run('keys', 'audit', '--before', 'bogus')).toMatchObject({ code: 1, err: expect.stringMatching(/^error: --before is invalid/) });
       expect(await run('keys', 'audit', 'a', 'b')).toMatchObject({ code: 2, err: expect.stringContaining('keys audit takes at most one key id') });
+      expect(await run('keys', 'audit', '--limit', '101')).toMatchObject({ code: 2, err: expect.stringContaining('--limit must be a whole number') });
     });
   });
 

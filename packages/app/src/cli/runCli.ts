@@ -3,7 +3,17 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, DomainError, type KeyView, type PetStore 
 import { ConfigError, loadConfig } from '../config.js';
 import { closeContainer, createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
-import { daysFlag, expiresAtFlag, graceFlag, joinNegativeValues, limitFlag, scopesFlag, UsageError } from './flags.js';
+import {
+  daysFlag,
+  expiresAtFlag,
+  graceFlag,
+  joinNegativeValues,
+  limitFlag,
+  pageLimitFlag,
+  refuseRepeatedFlags,
+  scopesFlag,
+  UsageError,
+} from './flags.js';
 import { auditTable, keyDetails, keyTable, usageTable } from './tables.js';
 
 const DEFAULT_USAGE_DAYS = 30;
@@ -76,9 +86,11 @@ function exactlyOneId(positionals: string[], command: string): string {
 
 const JSON_OPTION = { json: { type: 'boolean' } } as const;
 
-/** The command's flags (and --json) and its positional arguments; an unknown flag is a usage error. */
+/** The command's flags (and --json) and its positional arguments; an unknown or repeated flag is a usage error. */
 function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
-  return parseArgs({ args, options: { ...options, ...JSON_OPTION }, allowPositionals: true, strict: true });
+  const parsed = parseArgs({ args, options: { ...options, ...JSON_OPTION }, allowPositionals: true, strict: true, tokens: true });
+  refuseRepeatedFlags(parsed.tokens);
+  return parsed;
 }
 
 function noPositionals(positionals: string[]): void {
@@ -153,7 +165,7 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       case 'list': {
         const { values, positionals } = parse(rest, { limit: { type: 'string' }, after: { type: 'string' } });
         noPositionals(positionals);
-        const page = await (await petStore()).listApiKeys.execute({ limit: values.limit, cursor: values.after });
+        const page = await (await petStore()).listApiKeys.execute({ limit: pageLimitFlag(values.limit), cursor: values.after });
         if (values.json) {
           io.out(asJson(page));
         } else {
@@ -262,7 +274,7 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
         const { values, positionals } = parse(rest, { limit: { type: 'string' }, before: { type: 'string' } });
         if (positionals.length > 1) throw new UsageError('keys audit takes at most one key id');
         const keyId = positionals[0];
-        const page = await (await petStore()).listAuditEvents.execute({ keyId, limit: values.limit, cursor: values.before });
+        const page = await (await petStore()).listAuditEvents.execute({ keyId, limit: pageLimitFlag(values.limit), cursor: values.before });
         if (values.json) {
           io.out(asJson(page));
         } else {

@@ -23,7 +23,7 @@ const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{
 const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
 
 /** An ISO 8601 date and time with its offset (`2027-01-01T00:00:00Z`), on a real calendar day; else null. */
-function parseInstant(value: string): Date | null {
+export function parseInstant(value: string): Date | null {
   const match = ISO_INSTANT.exec(value);
   if (!match) return null;
   const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = match
