@@ -47,6 +47,10 @@ describe('parseNewPet', () => {
     ['\u3164', 'visible'],
     ['\u00AD', 'visible'],
     ['\u0301', 'visible'],
+    ['\u2800', 'visible'],
+    ['\u2800\u2800', 'visible'],
+    ['\uFFFE', 'visible'],
+    ['\uFDD0', 'visible'],
     ['Rex\u202E', 'bidirectional'],
     ['\u2066Rex\u2069', 'bidirectional'],
     ['Rex\u200F', 'bidirectional'],
@@ -61,6 +65,7 @@ describe('parseNewPet', () => {
 
   it('keeps names with invisible characters around visible ones, such as a joiner inside an emoji', () => {
     expect(parseNewPet({ name: 'Ré\u0301x 👨‍👩‍👧', categoryId: 1 }).name).toBe('Ré\u0301x 👨‍👩‍👧');
+    expect(parseNewPet({ name: 'Rex\u2800Max', categoryId: 1 }).name).toBe('Rex\u2800Max');
   });
 
   it.each([null, [], [{ name: 'Rex', categoryId: 1 }], 'Rex', 42, true, undefined])('rejects a body that is not an object: %p', (body) => {

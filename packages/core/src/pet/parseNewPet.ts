@@ -8,8 +8,9 @@ const ALLOWED_FIELDS = ['name', 'categoryId', 'status'] as const;
 const INTEGER_FIELDS: ReadonlySet<string> = new Set(['categoryId']);
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Something a reader can see: not a space, not a control or format character, not a lone combining mark, not a
-// character that is ignorable by default (U+200B, U+3164, U+00AD, ...).
-const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]/u;
+// character that is ignorable by default (U+200B, U+3164, U+00AD, ...), not the blank Braille pattern (U+2800, drawn
+// as a space), not a noncharacter (U+FFFE, U+FDD0, ...).
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800]/u;
 // Characters that reorder or break the text around the name wherever it is shown (Trojan Source, CVE-2021-42574).
 const BIDI_OR_SEPARATOR = /[\p{Bidi_Control}\u2028\u2029]/u;
 /**
