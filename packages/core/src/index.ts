@@ -35,7 +35,7 @@ export {
   type AuditEvent,
   type AuditValue,
 } from './access/AuditEvent.js';
-export { isPlan, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
+export { isPlan, MAX_RATE_LIMIT, PLAN_LIMITS, PLANS, type Plan, type RateLimits } from './access/Plan.js';
 export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
 export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';
 export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';

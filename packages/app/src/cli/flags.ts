@@ -1,13 +1,13 @@
-import { LIST_LIMIT, MAX_GRACE_PERIOD_SECONDS, MAX_USAGE_RANGE_DAYS, parseInstant, SCOPES } from '@petstore/core';
+import { LIST_LIMIT, MAX_GRACE_PERIOD_SECONDS, MAX_RATE_LIMIT, MAX_USAGE_RANGE_DAYS, parseInstant, SCOPES } from '@petstore/core';
 
 /** A command line the CLI refuses before doing anything: exit code 2, with the usage. */
 export class UsageError extends Error {}
 
-/** A limit flag: a whole number from 1, or a usage error that names the flag and what was typed. */
+/** A limit flag: a whole number from 1 to MAX_RATE_LIMIT, or a usage error that names the flag and what was typed. */
 export function limitFlag(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,15}$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${flag} must be a whole number from 1 (got "${value}")`);
+  if (!/^[1-9][0-9]{0,14}$/.test(value) || Number(value) > MAX_RATE_LIMIT) {
+    throw new UsageError(`${flag} must be a whole number from 1 to ${MAX_RATE_LIMIT} (got "${value}")`);
   }
   return Number(value);
 }

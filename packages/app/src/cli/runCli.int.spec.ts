@@ -64,10 +64,11 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
   });
 
   it.each([
-    [['--per-minute', '-1', '--per-day', '5'], '--per-minute must be a whole number from 1 (got "-1")'],
-    [['--per-minute', 'abc', '--per-day', '5'], '--per-minute must be a whole number from 1 (got "abc")'],
-    [['--per-minute', '5', '--per-day', '0'], '--per-day must be a whole number from 1 (got "0")'],
-    [['--per-minute', '5', '--per-day=2.5'], '--per-day must be a whole number from 1 (got "2.5")'],
+    [['--per-minute', '-1', '--per-day', '5'], '--per-minute must be a whole number from 1 to 999999999999999 (got "-1")'],
+    [['--per-minute', 'abc', '--per-day', '5'], '--per-minute must be a whole number from 1 to 999999999999999 (got "abc")'],
+    [['--per-minute', '5', '--per-day', '0'], '--per-day must be a whole number from 1 to 999999999999999 (got "0")'],
+    [['--per-minute', '5', '--per-day=2.5'], '--per-day must be a whole number from 1 to 999999999999999 (got "2.5")'],
+    [['--per-minute', '5', '--per-day', '1000000000000000'], '--per-day must be a whole number from 1 to 999999999999999 (got "1000000000000000")'],
   ])('refuses the limits %j naming the flag, with exit code 2 and nothing stored', async (limits, message) => {
     const result = await run('keys', 'create', '--plan', 'enterprise', ...limits);
     expect(result).toMatchObject({ code: 2, out: '' });
@@ -244,7 +245,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       [['--disable', '--enable'], 2, 'give --disable or --enable, not both'],
       [[], 2, 'keys update needs a setting to change'],
       [['--scopes', 'pets'], 2, '--scopes must be a comma-separated list'],
-      [['--per-minute', '0', '--per-day', '5'], 2, '--per-minute must be a whole number from 1 (got "0")'],
+      [['--per-minute', '0', '--per-day', '5'], 2, '--per-minute must be a whole number from 1 to 999999999999999 (got "0")'],
       [['--plan', 'gold'], 1, '--plan must be one of free, pro, business, enterprise'],
       [['--plan', 'enterprise'], 1, '--per-minute is required for enterprise keys'],
       [['--per-minute', '50', '--per-day', '5'], 1, '--per-minute (50) must not exceed --per-day (5)'],

@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../errors/ValidationError.js';
 import type { LimitOverrides } from './ApiKey.js';
-import { isPlan, PLAN_LIMITS, PLANS, type Plan } from './Plan.js';
+import { isPlan, MAX_RATE_LIMIT, PLAN_LIMITS, PLANS, type Plan } from './Plan.js';
 import { isScope, SCOPES, type Scope } from './Scope.js';
 
 /** The settings of a key an operator chooses, as validated values; an absent property was not given. */
@@ -20,7 +20,7 @@ export type KeySettingName = keyof KeySettings;
 const NAME_MAX = 100;
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
-const isPositiveInteger = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1;
+const isLimit = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_RATE_LIMIT;
 
 /** An ISO 8601 date and time with its offset (`2027-01-01T00:00:00Z`), on a real calendar day; else null. */
 export function parseInstant(value: string): Date | null {
@@ -55,9 +55,13 @@ const PARSERS: Record<KeySettingName, (value: unknown, now: Date) => Parsed> = {
       : invalid(`name must be text of at most ${NAME_MAX} characters (Unicode code points), without control characters`),
   plan: (value) => (isPlan(value) ? valid(value) : invalid(`plan must be one of ${PLANS.join(', ')}`)),
   perMinute: (value) =>
-    value === null || isPositiveInteger(value) ? valid(value) : invalid("perMinute must be a whole number from 1, or null for the plan's limit"),
+    value === null || isLimit(value)
+      ? valid(value)
+      : invalid(`perMinute must be a whole number from 1 to ${MAX_RATE_LIMIT}, or null for the plan's limit`),
   perDay: (value) =>
-    value === null || isPositiveInteger(value) ? valid(value) : invalid("perDay must be a whole number from 1, or null for the plan's limit"),
+    value === null || isLimit(value)
+      ? valid(value)
+      : invalid(`perDay must be a whole number from 1 to ${MAX_RATE_LIMIT}, or null for the plan's limit`),
   scopes: (value) =>
     Array.isArray(value) && value.length > 0 && value.every(isScope) && new Set(value).size === value.length
       ? valid(SCOPES.filter((scope) => value.includes(scope)))

@@ -132,6 +132,15 @@ describe('IssueApiKey', () => {
     expect(await ports.keys.list({ after: null, limit: 10 })).toHaveLength(1);
   });
 
+  it('refuses a limit the rate-limit headers could not carry (RFC 8941 integers: 15 digits at most)', async () => {
+    await expect(issue.execute({ plan: 'enterprise', perMinute: 5, perDay: 1e15 }, 'cli')).rejects.toMatchObject({
+      details: [{ field: 'perDay', message: "perDay must be a whole number from 1 to 999999999999999, or null for the plan's limit" }],
+    });
+    expect((await issue.execute({ plan: 'enterprise', perMinute: 5, perDay: 999_999_999_999_999 }, 'cli')).key.limits.perDay).toBe(
+      999_999_999_999_999,
+    );
+  });
+
   it('refuses a per-minute limit above the per-day limit in force, naming where each comes from', async () => {
     await expect(issue.execute({ plan: 'enterprise', perMinute: 10, perDay: 5 }, 'cli')).rejects.toMatchObject({
       details: [{ field: 'perMinute', message: 'perMinute (10) must not exceed perDay (5): a day holds every minute' }],

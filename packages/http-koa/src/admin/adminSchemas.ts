@@ -1,12 +1,22 @@
-import { AUDIT_ACTIONS, AUDIT_ACTORS, KEY_STATUSES, LIST_LIMIT, MAX_GRACE_PERIOD_SECONDS, MAX_USAGE_RANGE_DAYS, PLANS, SCOPES } from '@petstore/core';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ACTORS,
+  KEY_STATUSES,
+  LIST_LIMIT,
+  MAX_GRACE_PERIOD_SECONDS,
+  MAX_RATE_LIMIT,
+  MAX_USAGE_RANGE_DAYS,
+  PLANS,
+  SCOPES,
+} from '@petstore/core';
 import { ErrorSchema, type JsonSchema } from '../openapi/schemas.js';
 
 // The admin document's `components.schemas`, written from core's KeyView, KeyUsageReport and AuditEventView.
 
 const instant = (description: string) => ({ type: 'string', format: 'date-time', description }) as const;
 const instantOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
-const limit = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
-const limitOrNull = { type: ['integer', 'null'], minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+const limit = { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT } as const;
+const limitOrNull = { type: ['integer', 'null'], minimum: 1, maximum: MAX_RATE_LIMIT } as const;
 
 const ScopesSchema = {
   type: 'array',
