@@ -105,13 +105,16 @@ function rateLimitModule(config: Config): ContainerModule {
     }
     // Refused connections (the client's errors) and stalls (commands timed out) alike; ioredis reports every failed
     // reconnection attempt, and a stall fails every request: one line every 10 s is enough.
-    bind(REDIS_UNREACHABLE).toResolvedValue((logger: Logger) => {
-      let lastWarning = 0;
-      return (error: unknown) => {
-        if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
-        lastWarning = Date.now();
-      };
-    }, [TOKENS.Logger]);
+    bind(REDIS_UNREACHABLE).toResolvedValue(
+      (logger: Logger) => {
+        let lastWarning = 0;
+        return (error: unknown) => {
+          if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
+          lastWarning = Date.now();
+        };
+      },
+      [TOKENS.Logger],
+    );
     bind(TOKENS.Redis).toResolvedValue(
       async (logger: Logger, unreachable: (error: unknown) => void) => {
         const { createRedisClient, whenReady } = await redisAdapter();
