@@ -215,6 +215,50 @@ describe('slow and idle clients', () => {
   });
 });
 
+describe('Expect: 100-continue', () => {
+  let server: ServerProcess;
+  let key: string;
+  let path: string;
+  beforeAll(async () => {
+    path = newDatabase();
+    key = await issueUnlimitedKey(`sqlite:${path}`);
+    server = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+  }, 30_000);
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  /** Sends the headers, then the body only once the server says 100 Continue; answers everything received. */
+  const exchange = (headers: string, body: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => socket.write(`${headers}\r\n`));
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if (text.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && !socket.writableEnded) socket.end(body);
+        if (/\r\n\r\n\{.*\}$/s.test(text)) socket.destroy();
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+    });
+  const body = JSON.stringify({ name: 'Continued', categoryId: 1 });
+  const post = (authorization: string) =>
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n`;
+
+  it('asks for the body only once the request is admitted: a request without a key gets its 401 and sends nothing', async () => {
+    const refused = await exchange(post(''), body);
+    expect(refused).toMatch(/^HTTP\/1\.1 401 /);
+    expect(refused).not.toContain('100 Continue');
+    expect(await listAllPets(server, key)).toEqual([]);
+  });
+
+  it('answers 100 Continue to an admitted request, then stores its body', async () => {
+    const created = await exchange(post(`Authorization: Bearer ${key}\r\n`), body);
+    expect(created).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+    expect((await listAllPets(server, key)).map((pet) => pet.name)).toEqual(['Continued']);
+  });
+});
+
 describe('secrets at rest', () => {
   // Five CLI processes in a row: over a second each on a loaded 2-core machine.
   it('stores only hashes of API keys: the database files never contain a secret', async () => {

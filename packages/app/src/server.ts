@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerClientError, answerConnect } from '@petstore/http-koa';
+import { answerClientError, answerConnect, continueOnceAdmitted } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { adminUrl as adminUrlOf, listeningUrl, type Config } from './config.js';
@@ -43,6 +43,7 @@ function createAppServer(config: Config): Server {
   Object.assign(server, timeouts(config));
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
+  continueOnceAdmitted(server);
   return server;
 }
 

@@ -6,6 +6,7 @@ export { ERROR_STATUS, type ErrorBody, type ErrorCode } from './errorStatus.js';
 export { HttpError, type TransportErrorCode } from './HttpError.js';
 export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 export { answerClientError, answerConnect } from './clientErrors.js';
+export { continueOnceAdmitted } from './expectContinue.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
 export type { FullPageCacheOptions } from './listing/ListingPages.js';
 export { createAdminApi, type AdminApi, type AdminApiDeps, type AdminApiOptions } from './admin/createAdminApi.js';

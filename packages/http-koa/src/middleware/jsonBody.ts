@@ -2,6 +2,7 @@ import type { NumberLiterals } from '@petstore/core';
 import inflate from 'inflation';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
+import { sendContinueIfAwaited } from '../expectContinue.js';
 import { HttpError } from '../HttpError.js';
 import { inspectJson, MAX_JSON_DEPTH } from './inspectJson.js';
 
@@ -86,6 +87,7 @@ export async function readJsonBody(ctx: Context): Promise<JsonBody> {
   if (ctx.req.readableEnded) {
     text = alreadyRead(ctx);
   } else {
+    sendContinueIfAwaited(ctx.req, ctx.res);
     try {
       text = utf8.decode(await readBytes(ctx));
     } catch (error) {
