@@ -30,6 +30,7 @@ import { pino, type Logger } from 'pino';
 import { adminUrl, listeningUrl, type Config } from './config.js';
 import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
+import { oncePer } from './oncePer.js';
 import { TOKENS, type ReadinessCheck, type TracingHooks } from './tokens.js';
 
 function redactedError(error: Error): pino.SerializedError {
@@ -104,15 +105,9 @@ function rateLimitModule(config: Config): ContainerModule {
       return;
     }
     // Refused connections (the client's errors) and stalls (commands timed out) alike; ioredis reports every failed
-    // reconnection attempt, and a stall fails every request: one line every 10 s is enough.
+    // reconnection attempt, and a stall fails every request: one line every 10 s while it lasts is enough.
     bind(REDIS_UNREACHABLE).toResolvedValue(
-      (logger: Logger) => {
-        let lastWarning = 0;
-        return (error: unknown) => {
-          if (Date.now() - lastWarning > 10_000) logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503');
-          lastWarning = Date.now();
-        };
-      },
+      (logger: Logger) => oncePer(10_000, (error: unknown) => logger.warn({ err: error }, 'rate-limit store (Redis) unreachable: answering 503')),
       [TOKENS.Logger],
     );
     bind(TOKENS.Redis).toResolvedValue(
