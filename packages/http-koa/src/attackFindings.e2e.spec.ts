@@ -81,7 +81,7 @@ describe('what a fresh attack found', () => {
         body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
       });
       expect(response.status).toBe(400);
-      expect(response.json).toMatchObject({ code: 'bad_request', message: 'Send one idempotency-key header, not several.' });
+      expect(response.json).toMatchObject({ code: 'bad_request', message: 'Send one Idempotency-Key header, not several.' });
       expect(api.pets.count()).toBe(0);
     });
 
@@ -96,7 +96,8 @@ describe('what a fresh attack found', () => {
       socket.end(`POST /v1/pets HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${key}\r\n${repeated}Content-Length: ${body.length}\r\n\r\n${body}`);
       await eventually(() => closed() || /\r\n\r\n\{.*\}$/.test(received()), { timeoutMs: 10_000 });
       expect(received()).toMatch(/^HTTP\/1\.1 400 /);
-      expect(received()).toContain(`"message":"Send one ${name} header, not several."`);
+      const display = name.replace(/(^|-)[a-z]/g, (letter) => letter.toUpperCase());
+      expect(received()).toContain(`"message":"Send one ${display} header, not several."`);
       expect(api.pets.count()).toBe(0);
     });
 

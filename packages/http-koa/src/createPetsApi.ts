@@ -131,13 +131,14 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
 
   const allowedOrigins = new Set(options.corsOrigins ?? []);
   const corsMethods = [...new Set(operations.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'];
-  // @koa/cors answers a preflight itself, before any route: its `Allow` is set first, as on every OPTIONS.
-  const allowOnPreflight: Middleware = (ctx, next) => {
-    if (ctx.method === 'OPTIONS') {
-      const found = route('OPTIONS', ctx.url);
-      if (found.kind === 'methods') ctx.set('Allow', found.allow);
-    }
-    return next();
+  // @koa/cors answers a preflight itself, before any route, naming every method of the interface: a known path's
+  // preflight gets its `Allow`, as on every OPTIONS, and names only the methods that path answers.
+  const allowOnPreflight: Middleware = async (ctx, next) => {
+    const found = ctx.method === 'OPTIONS' ? route('OPTIONS', ctx.url) : undefined;
+    if (found?.kind !== 'methods') return next();
+    ctx.set('Allow', found.allow);
+    await next();
+    if (ctx.response.get('Access-Control-Allow-Methods') !== '') ctx.set('Access-Control-Allow-Methods', found.allow.replaceAll(' ', ''));
   };
   const chain = compose<Context>([
     errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime()),

@@ -105,6 +105,14 @@ describe('HTTP protocol behaviour', () => {
       });
     });
 
+    it("names only the path's own methods in a preflight", async () => {
+      const response = await api.request('OPTIONS', '/v1/pets/1', {
+        headers: { Origin: 'https://shelter.example', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers).toMatchObject({ 'access-control-allow-methods': 'GET,HEAD,OPTIONS', allow: 'GET, HEAD, OPTIONS' });
+    });
+
     it('exposes the rate-limit, paging, deprecation and ETag headers to an allowed origin', async () => {
       const response = await api.authed(key, 'GET', '/v1/pets', { headers: { Origin: 'https://shelter.example' } });
       expect(response.headers['access-control-allow-origin']).toBe('https://shelter.example');

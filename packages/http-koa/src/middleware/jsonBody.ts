@@ -70,8 +70,8 @@ function alreadyRead(ctx: Context): string {
  */
 export async function readJsonBody(ctx: Context): Promise<JsonBody> {
   // Node keeps the first of two Content-Type headers; a proxy may keep the last: the two would read the body apart.
-  for (const name of ['content-type', 'content-encoding']) {
-    if ((ctx.req.headersDistinct[name]?.length ?? 0) > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
+  for (const name of ['Content-Type', 'Content-Encoding']) {
+    if ((ctx.req.headersDistinct[name.toLowerCase()]?.length ?? 0) > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
   }
   if (!ctx.is('application/json', '+json')) {
     throw new HttpError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".');

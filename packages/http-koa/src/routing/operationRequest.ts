@@ -22,10 +22,13 @@ export function unknownQueryParameters(operation: Operation, query: Readonly<Rec
   return problems && new ValidationError(problems);
 }
 
+/** `idempotency-key` as people write it: `Idempotency-Key`. */
+const displayName = (name: string) => name.replace(/(^|-)[a-z]/g, (letter) => letter.toUpperCase());
+
 function headerOf(ctx: Context): (name: string) => string | undefined {
   return (name) => {
     const values = ctx.req.headersDistinct[name];
-    if (values !== undefined && values.length > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
+    if (values !== undefined && values.length > 1) throw new HttpError('bad_request', `Send one ${displayName(name)} header, not several.`);
     return values?.[0];
   };
 }
