@@ -174,21 +174,25 @@ describe('slow and idle clients', () => {
   it.each([
     [417, 'GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n'],
     [431, `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`],
-  ])('sends, on a %s of the deprecated getPet (answered before routing), every header the served document requires', async (status, request) => {
-    type Header = { $ref?: string; required?: boolean };
-    const document = (await (await fetch(server.url.replace(/\/v1$/, '/docs/openapi.json'))).json()) as {
-      paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, Header> }> }>>;
-      components: { headers: Record<string, Header> };
-    };
-    const declared = document.paths['/pets/{petId}']!['get']!.responses[String(status)]!.headers ?? {};
-    const required = Object.entries(declared)
-      .filter(([, header]) => (header.$ref ? document.components.headers[header.$ref.split('/').pop()!]! : header).required)
-      .map(([name]) => name);
-    expect(required).toContain('X-Request-Id');
-    const response = await rawExchange(request);
-    expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-    for (const name of required) expect(response).toMatch(new RegExp(`\r\n${name}: `, 'i'));
-  });
+  ])(
+    'sends, on a %s of the deprecated getPet (answered before routing), every header the served document requires',
+    async (status, request) => {
+      type Header = { $ref?: string; required?: boolean };
+      const document = (await (await fetch(server.url.replace(/\/v1$/, '/docs/openapi.json'))).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, Header> }> }>>;
+        components: { headers: Record<string, Header> };
+      };
+      const declared = document.paths['/pets/{petId}']!['get']!.responses[String(status)]!.headers ?? {};
+      const required = Object.entries(declared)
+        .filter(([, header]) => (header.$ref ? document.components.headers[header.$ref.split('/').pop()!]! : header).required)
+        .map(([name]) => name);
+      expect(required).toContain('X-Request-Id');
+      const response = await rawExchange(request);
+      expect(response).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      for (const name of required) expect(response).toMatch(new RegExp(`\r\n${name}: `, 'i'));
+    },
+    15_000,
+  );
 
   it('answers malformed HTTP with a JSON 400', async () => {
     const response = await rawExchange('GARBAGE\r\n\r\n');
@@ -250,13 +254,13 @@ describe('Expect: 100-continue', () => {
     expect(refused).toMatch(/^HTTP\/1\.1 401 /);
     expect(refused).not.toContain('100 Continue');
     expect(await listAllPets(server, key)).toEqual([]);
-  });
+  }, 15_000);
 
   it('answers 100 Continue to an admitted request, then stores its body', async () => {
     const created = await exchange(post(`Authorization: Bearer ${key}\r\n`), body);
     expect(created).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect((await listAllPets(server, key)).map((pet) => pet.name)).toEqual(['Continued']);
-  });
+  }, 15_000);
 });
 
 describe('secrets at rest', () => {
