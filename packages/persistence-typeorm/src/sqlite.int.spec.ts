@@ -83,8 +83,8 @@ describe('a statement observer (tracing)', () => {
     expect(seen).toEqual([
       expect.stringMatching(/^INSERT INTO "pets" .* VALUES \(\?, \?, \?\) RETURNING "id"$/),
       expect.stringMatching(/^SELECT .* FROM "pets" WHERE "id" = \?$/),
-      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "id" > \? ORDER BY "id" LIMIT \?$/),
-      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "status" = \? AND "id" > \? ORDER BY "id" LIMIT \?$/),
+      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "id" > \? ORDER BY "id" LIMIT CAST\(\? AS INTEGER\)$/),
+      expect.stringMatching(/^SELECT .* FROM "pets" WHERE "status" = \? AND "id" > \? ORDER BY "id" LIMIT CAST\(\? AS INTEGER\)$/),
     ]);
     await dataSource.destroy();
     await expect(repository.findById(pet.id)).rejects.toMatchObject({ code: 'service_unavailable' });
@@ -182,11 +182,11 @@ describe('SQLite file', () => {
     const dataSource = await open(`sqlite:${newFile()}`);
     const plan = async (sql: string) => (await dataSource.query<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${sql}`)).map((r) => r.detail).join(' | ');
     const byStatus = await plan(
-      `SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT 21`,
+      `SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = 'sold' AND "id" > 5 ORDER BY "id" LIMIT CAST(21 AS INTEGER)`,
     );
     expect(byStatus).toMatch(/SEARCH pets USING COVERING INDEX idx_pets_status_id \(status=\? AND (id|rowid)>\?\)/);
     expect(byStatus).not.toMatch(/TEMP B-TREE/);
-    const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > 5 ORDER BY "id" LIMIT 21`);
+    const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > 5 ORDER BY "id" LIMIT CAST(21 AS INTEGER)`);
     expect(all).toMatch(/SEARCH pets USING INTEGER PRIMARY KEY \(rowid>\?\)/);
     await dataSource.destroy();
   });
