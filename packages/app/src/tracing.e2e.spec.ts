@@ -92,9 +92,13 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
     // The cursor page: the template names it, not the URL with its cursor.
     const listSpan = await eventually(() => serverSpanOf(receiver, listed.traceId), { timeoutMs: 30_000 });
     expect(listSpan).toMatchObject({ name: 'GET /v1/pets', parentSpanId: listed.parentSpanId, attributes: { 'http.route': '/v1/pets' } });
-    await eventually(() => childrenOf(receiver, listSpan).some((span) => /ORDER BY "id" LIMIT \?$/.test(String(span.attributes['db.query.text']))), {
-      timeoutMs: 30_000,
-    });
+    await eventually(
+      () =>
+        childrenOf(receiver, listSpan).some((span) => /ORDER BY "id" LIMIT CAST\(\? AS INTEGER\)$/.test(String(span.attributes['db.query.text']))),
+      {
+        timeoutMs: 30_000,
+      },
+    );
 
     const refusedSpan = await eventually(() => serverSpanOf(receiver, refused.traceId), { timeoutMs: 30_000 });
     expect(refusedSpan.attributes['petstore.rate_limit.outcome']).toBe('unauthenticated');
