@@ -1,11 +1,11 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerClientError, answerConnect, continueOnceAdmitted } from '@petstore/http-koa';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { adminUrl as adminUrlOf, listeningUrl, type Config } from './config.js';
 import { closeContainer, createContainer } from './container.js';
-import { drainOnClose, type Drain } from './drain.js';
+import { createDrainableServer, type Drain, type DrainableServer } from './drain.js';
 import { listenFailure, type ListenSetting } from './listenFailure.js';
 import { TOKENS } from './tokens.js';
 
@@ -38,13 +38,13 @@ function timeouts(config: Config) {
  * A server for a Koa app. Requests without Host and with an unknown Expect go to the app, which answers them with the
  * Error body; Node's own answers to them are empty. Malformed requests and CONNECT get the Error body too.
  */
-function createAppServer(config: Config): Server {
-  const server = createServer({ ...timeouts(config), requireHostHeader: false });
-  Object.assign(server, timeouts(config));
-  server.on('clientError', answerClientError);
-  server.on('connect', answerConnect);
-  continueOnceAdmitted(server);
-  return server;
+function createAppServer(config: Config): DrainableServer {
+  const app = createDrainableServer({ ...timeouts(config), requireHostHeader: false });
+  Object.assign(app.server, timeouts(config));
+  app.server.on('clientError', answerClientError);
+  app.server.on('connect', answerConnect);
+  continueOnceAdmitted(app.server);
+  return app;
 }
 
 async function listen(server: Server, setting: ListenSetting): Promise<number> {
@@ -77,13 +77,12 @@ async function ensureDevelopmentKey(container: Container, config: Config, url: s
  * starts wait for it. A `container` passed in must not have resolved `TOKENS.HttpApp` yet.
  */
 export async function startServer(config: Config, container?: Container): Promise<RunningServer> {
-  const server = createAppServer(config);
+  const { server, drain } = createAppServer(config);
   let callback: RequestListener | undefined;
   const early: [IncomingMessage, ServerResponse][] = [];
   const handle: RequestListener = (req, res) => (callback ? callback(req, res) : void early.push([req, res]));
   server.on('request', handle);
   server.on('checkExpectation', handle);
-  const drain = drainOnClose(server);
   const port = await listen(server, { variable: 'PORT', port: config.port, host: config.host });
   const url = listeningUrl(config.host, port);
 
@@ -107,7 +106,7 @@ export async function startServer(config: Config, container?: Container): Promis
   let drainMetrics: Drain | undefined;
   if (config.metricsPort !== null) {
     const metrics = await container.getAsync(TOKENS.Metrics);
-    const metricsServer = createServer((req, res) => {
+    const metricsServer = createDrainableServer({}, (req, res) => {
       if (req.url !== '/metrics') {
         res.writeHead(404).end();
         return;
@@ -117,22 +116,22 @@ export async function startServer(config: Config, container?: Container): Promis
         () => res.writeHead(500).end(),
       );
     });
-    metricsPort = await listen(metricsServer, { variable: 'METRICS_PORT', port: config.metricsPort, host: config.host });
-    drainMetrics = drainOnClose(metricsServer);
+    metricsPort = await listen(metricsServer.server, { variable: 'METRICS_PORT', port: config.metricsPort, host: config.host });
+    drainMetrics = metricsServer.drain;
   }
   let adminUrl: string | null = null;
   let drainAdmin: Drain | undefined;
   if (config.admin !== null) {
     const { port: wanted, host, publicBaseUrl } = config.admin;
     const adminServer = createAppServer(config);
-    const adminPort = await listen(adminServer, { variable: 'ADMIN_PORT', port: wanted, host, hostVariable: 'ADMIN_HOST' });
+    const adminPort = await listen(adminServer.server, { variable: 'ADMIN_PORT', port: wanted, host, hostVariable: 'ADMIN_HOST' });
     adminUrl = adminUrlOf(host, adminPort);
     container.rebind(TOKENS.AdminUrl).toConstantValue(publicBaseUrl ?? adminUrl);
     const adminCallback = (await container.getAsync(TOKENS.AdminApp)).callback();
     const handleAdmin: RequestListener = (req, res) => void adminCallback(req, res);
-    adminServer.on('request', handleAdmin);
-    adminServer.on('checkExpectation', handleAdmin);
-    drainAdmin = drainOnClose(adminServer);
+    adminServer.server.on('request', handleAdmin);
+    adminServer.server.on('checkExpectation', handleAdmin);
+    drainAdmin = adminServer.drain;
   }
   logger.info({ url, publicBaseUrl: config.publicBaseUrl ?? url, metricsPort, adminUrl, database: config.databaseUrl.split(':')[0] }, 'listening');
   if (config.publicBaseUrl === null && WILDCARD_HOSTS.has(config.host)) {
