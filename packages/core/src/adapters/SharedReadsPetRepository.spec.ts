@@ -19,6 +19,11 @@ class HeldRepository extends InMemoryPetRepository {
     for (const go of held) go();
   }
 
+  /** Lets the oldest held read answer; the others stay held. */
+  releaseOldest(): void {
+    this.held?.shift()?.();
+  }
+
   override async list(request: PetListRequest): Promise<PetPage> {
     this.reads++;
     if (this.held) await new Promise<void>((resolve) => this.held!.push(resolve));
@@ -50,6 +55,21 @@ describe('SharedReadsPetRepository', () => {
     expect(inner.reads).toBe(4);
     await shared.list({ limit: 2 });
     expect(inner.reads).toBe(5);
+  });
+
+  it('keeps sharing a read still in flight when another one answers', async () => {
+    const { inner, shared } = await withPets(3);
+    inner.hold();
+    const first = shared.list({ limit: 1 });
+    const second = shared.list({ limit: 2 });
+    inner.releaseOldest();
+    expect(idsOf(await first)).toEqual([1]);
+    const joined = shared.list({ limit: 2 });
+    inner.release();
+    expect(await joined).toBe(await second);
+    expect(inner.reads).toBe(2);
+    expect(idsOf(await shared.list({ limit: 1 }))).toEqual([1]);
+    expect(inner.reads).toBe(3);
   });
 
   it('does not let a request that arrives after a create join a read that started before it', async () => {

@@ -10,7 +10,10 @@ import type { PetListRequest, PetPage, PetRepository } from '../ports/PetReposit
  */
 export class SharedReadsPetRepository implements PetRepository {
   readonly pagesWithSuccessorNeverChange: boolean;
-  private readonly inFlight = new Map<string, Promise<PetPage>>();
+  // Replaced rather than emptied: V8 reallocates a long-lived map's table, in the old generation, whenever it
+  // shrinks or fills up with deleted entries, which with a read or more per request filled the old generation with
+  // garbage (docs/performance.md). A fresh map when the last read settles lives and dies young.
+  private inFlight = new Map<string, Promise<PetPage>>();
 
   constructor(private readonly inner: PetRepository) {
     this.pagesWithSuccessorNeverChange = inner.pagesWithSuccessorNeverChange;
@@ -18,7 +21,7 @@ export class SharedReadsPetRepository implements PetRepository {
 
   async create(draft: PetDraft): Promise<Pet> {
     const pet = await this.inner.create(draft);
-    this.inFlight.clear();
+    this.inFlight = new Map();
     return pet;
   }
 
@@ -31,7 +34,9 @@ export class SharedReadsPetRepository implements PetRepository {
     let read = this.inFlight.get(key);
     if (read === undefined) {
       const started = this.inner.list(request).finally(() => {
-        if (this.inFlight.get(key) === started) this.inFlight.delete(key);
+        if (this.inFlight.get(key) !== started) return;
+        if (this.inFlight.size === 1) this.inFlight = new Map();
+        else this.inFlight.delete(key);
       });
       this.inFlight.set(key, started);
       read = started;
