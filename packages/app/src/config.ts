@@ -1,6 +1,14 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
 import { MIN_ADMIN_TOKEN_LENGTH } from '@petstore/http-koa';
-import { DATABASE_URL_FORMS, parseDatabaseUrl, redact, SQLITE_SYNCHRONOUS_MODES, type SqliteSynchronous } from '@petstore/persistence-typeorm';
+import {
+  DATABASE_POOL_MODES,
+  DATABASE_URL_FORMS,
+  parseDatabaseUrl,
+  redact,
+  SQLITE_SYNCHRONOUS_MODES,
+  type DatabasePoolMode,
+  type SqliteSynchronous,
+} from '@petstore/persistence-typeorm';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -10,6 +18,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** PostgreSQL reached directly or through a session pooler (`session`), or through a transaction pooler. */
+  databasePoolMode: DatabasePoolMode;
   /** Ends in `/v1`, no trailing slash. `null` (PUBLIC_BASE_URL unset): the address that answers, `http://HOST:<bound port>/v1`. */
   publicBaseUrl: string | null;
   redisUrl: string | null;
@@ -183,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl: readDatabaseUrl(env),
+    databasePoolMode: oneOf(env, 'DATABASE_POOL_MODE', DATABASE_POOL_MODES, 'session'),
     publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', '/v1', 'https://api.example.com/v1'),
     redisUrl: redisUrl(env),
     trustedProxyHops: env['TRUST_PROXY_HOPS'] ? integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10) : boolean(env, 'TRUST_PROXY') ? 1 : 0,

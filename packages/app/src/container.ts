@@ -66,6 +66,7 @@ function persistenceModule(config: Config): ContainerModule {
         const dataSource = createDataSource(config.databaseUrl, {
           statementTimeoutMs: config.databaseTimeoutMs,
           sqliteSynchronous: config.sqliteSynchronous,
+          poolMode: config.databasePoolMode,
         });
         await dataSource.initialize();
         const applied = await migrate(dataSource);

@@ -7,11 +7,20 @@ import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from './databaseUrl.js';
 import { migrations } from './migrations/index.js';
 import { petstoreEntities } from './schemas/index.js';
+import { clientWithTimeoutsPerTransaction } from './transactionPooling.js';
 import { clientTimeoutFor } from './writeDeadline.js';
 
 /** SQLite's `synchronous` pragma in WAL mode: NORMAL survives a killed process; FULL also a power loss or OS crash. */
 export const SQLITE_SYNCHRONOUS_MODES = ['NORMAL', 'FULL'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
+
+/**
+ * How PostgreSQL is reached: `session`, a connection of its own per pooled client (directly, or a pooler in session
+ * mode); `transaction`, through a transaction pooler (PgBouncer's `pool_mode = transaction`), where nothing may
+ * outlive a transaction on a server connection.
+ */
+export const DATABASE_POOL_MODES = ['session', 'transaction'] as const;
+export type DatabasePoolMode = (typeof DATABASE_POOL_MODES)[number];
 
 export interface DataSourceSettings {
   /** Milliseconds a statement may wait for a lock (SQLite busy timeout) or run (PostgreSQL statement_timeout). */
@@ -24,6 +33,11 @@ export interface DataSourceSettings {
    * cost of each commit.
    */
   sqliteSynchronous?: SqliteSynchronous;
+  /**
+   * PostgreSQL only, default `session`: named prepared statements and the timeouts set once per connection.
+   * `transaction`: unnamed statements, the timeouts set in every transaction (transactionPooling.ts).
+   */
+  poolMode?: DatabasePoolMode;
 }
 
 /**
@@ -34,9 +48,7 @@ export interface DataSourceSettings {
  * the pool has just handed out is dropped: found by the soak's PostgreSQL outage, which crashed an instance. The
  * error itself needs no handling here: the next query on that client fails and is translated as usual.
  */
-function pgWithListeningClients(): typeof pg {
-  // Loaded here rather than imported, so that a server on SQLite never holds pg (docs/performance.md).
-  const pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+function pgWithListeningClients(pgModule: typeof pg): typeof pg {
   class PoolOfListeningClients extends pgModule.Pool {
     constructor(options?: pg.PoolConfig) {
       super(options);
@@ -50,7 +62,8 @@ function pgWithListeningClients(): typeof pg {
 /**
  * A TypeORM DataSource (not yet initialized) for a DATABASE_URL: `sqlite:<path>` or `sqlite::memory:` (better-sqlite3,
  * WAL, synchronous=NORMAL unless set to FULL, foreign keys on, busy timeout) or `postgres://...` (pg, with connect and statement
- * timeouts so a request never hangs on a dead server). Schema changes come from migrations only.
+ * timeouts so a request never hangs on a dead server, set per connection or, behind a transaction pooler, per
+ * transaction). Schema changes come from migrations only.
  */
 export function createDataSource(databaseUrl: string, settings: DataSourceSettings = {}): DataSource {
   const target = parseDatabaseUrl(databaseUrl);
@@ -71,14 +84,21 @@ export function createDataSource(databaseUrl: string, settings: DataSourceSettin
       },
     });
   }
+  // Loaded here rather than imported, so that a server on SQLite never holds pg (docs/performance.md).
+  const pgModule = createRequire(import.meta.url)('pg') as typeof pg;
   return new DataSource({
     ...common,
     type: 'postgres',
-    driver: pgWithListeningClients(),
+    driver: pgWithListeningClients(pgModule),
     url: target.url,
     connectTimeoutMS: timeout,
     poolSize: settings.poolSize ?? 10,
-    // query_timeout is long enough that a write the client gave up on can no longer take effect (writeDeadline.ts).
-    extra: { statement_timeout: timeout, query_timeout: clientTimeoutFor(timeout), idle_in_transaction_session_timeout: timeout * 2 },
+    extra: {
+      // query_timeout is long enough that a write the client gave up on can no longer take effect (writeDeadline.ts).
+      statement_timeout: timeout,
+      query_timeout: clientTimeoutFor(timeout),
+      idle_in_transaction_session_timeout: timeout * 2,
+      ...(settings.poolMode === 'transaction' && { Client: clientWithTimeoutsPerTransaction(pgModule) }),
+    },
   });
 }

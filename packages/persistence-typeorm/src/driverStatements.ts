@@ -13,6 +13,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
+import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 
 /** A row as `[id, name, category_id, status]`: positional rows skip building a keyed object per row. */
@@ -163,7 +164,8 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
 }
 
 /**
- * Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows. The insert carries a
+ * Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows; unnamed behind a transaction
+ * pooler, where a statement prepared on one server connection is unknown on the next. The insert carries a
  * deadline that PostgreSQL checks on its own clock: started late (the server stalled with the insert queued), it
  * inserts nothing, so a create that timed out on the client (503) never appears later.
  */
@@ -172,8 +174,9 @@ function postgresStatements(dataSource: DataSource): PetStatements {
     ...sql((n) => `$${n}`),
     insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
   };
+  const named = !timeoutsPerTransaction(dataSource);
   const rows = async (name: string, query: string, values: unknown[]) =>
-    (await postgresPoolOf(dataSource).query<PetTuple>({ name: `petstore_${name}`, text: query, values, rowMode: 'array' })).rows;
+    (await postgresPoolOf(dataSource).query<PetTuple>({ name: named ? `petstore_${name}` : undefined, text: query, values, rowMode: 'array' })).rows;
   return {
     insert: async ({ name, categoryId, status }) => {
       const [row] = await rows('insert_before_deadline', text.insert, [name, categoryId, status, writeDeadline(dataSource)]);

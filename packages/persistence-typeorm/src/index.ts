@@ -1,4 +1,11 @@
-export { createDataSource, SQLITE_SYNCHRONOUS_MODES, type DataSourceSettings, type SqliteSynchronous } from './createDataSource.js';
+export {
+  createDataSource,
+  DATABASE_POOL_MODES,
+  SQLITE_SYNCHRONOUS_MODES,
+  type DatabasePoolMode,
+  type DataSourceSettings,
+  type SqliteSynchronous,
+} from './createDataSource.js';
 export { dialectOf, type Dialect } from './dialect.js';
 export type { DataSource } from 'typeorm';
 export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';

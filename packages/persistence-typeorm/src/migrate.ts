@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { MigrationExecutor, type DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { assertSqliteWritable } from './driverStatements.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
@@ -7,18 +7,28 @@ import { translateDatabaseError } from './translateDatabaseError.js';
 const MIGRATION_LOCK = 7_351_420_917;
 
 /**
- * Applies pending migrations, each in its own transaction, and returns their names. On PostgreSQL an advisory
- * lock makes several instances starting at once take turns instead of racing.
+ * Applies pending migrations and returns their names. On SQLite each runs in its own transaction. On PostgreSQL all
+ * of them run in one transaction that first takes a transaction-level advisory lock, so several instances starting
+ * at once take turns instead of racing, and nothing outlives the transaction: the same on a direct connection and
+ * through a transaction pooler, where a session-level lock would stay on whichever server connection took it.
  */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
   if (dialectOf(dataSource) !== 'postgres') return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
-  const lock = dataSource.createQueryRunner();
+  const runner = dataSource.createQueryRunner();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    return (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name);
+    await runner.startTransaction();
+    await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // Reads which migrations ran only once it holds the lock; runs the pending ones in the transaction it is given.
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'all';
+    const applied = await executor.executePendingMigrations();
+    await runner.commitTransaction();
+    return applied.map((m) => m.name);
+  } catch (error) {
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    throw error;
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    await lock.release();
+    await runner.release();
   }
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
+import { pgbouncerBinary, startPgBouncer, type RunningPgBouncer } from './startPgBouncer.js';
 import { postgresBinDir, startPostgres, type RunningPostgres, type RunningServer } from './startPostgres.js';
 import { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
 
@@ -24,6 +25,28 @@ const REDIS: Service<RunningRedis> = {
   start: startRedis,
 };
 
+/** A PostgreSQL server and, in front of it, PgBouncer in transaction pooling mode. */
+export interface PostgresBehindPgBouncer {
+  postgres: RunningPostgres;
+  pgbouncer: RunningPgBouncer;
+  stop(): Promise<void>;
+}
+const POSTGRES_BEHIND_PGBOUNCER: Service<PostgresBehindPgBouncer> = {
+  name: 'PostgreSQL behind PgBouncer',
+  installed: () => POSTGRES.installed() && pgbouncerBinary() !== null,
+  hint: 'the PostgreSQL 15 server binaries and pgbouncer (apt-get install pgbouncer)',
+  start: async () => {
+    const postgres = await startPostgres();
+    if (!postgres) return null;
+    const pgbouncer = await startPgBouncer(postgres);
+    if (!pgbouncer) {
+      await postgres.stop();
+      return null;
+    }
+    return { postgres, pgbouncer, stop: async () => void (await Promise.all([pgbouncer.stop(), postgres.stop()])) };
+  },
+};
+
 /**
  * A describe block whose tests need real servers: started once before its tests on free loopback ports, stopped
  * after them. Without the binaries the block is skipped with a loud warning, except under CI (CI=true), where it
@@ -45,7 +68,7 @@ function describeWith<T extends unknown[]>(services: { [K in keyof T]: Service<T
       if (absent.length > 0) throw new Error(`${name} needs ${absent.join(' and ')}`);
     }, STARTUP_TIMEOUT_MS);
     afterAll(async () => {
-      const started = ((running ?? []) as (RunningServer | null)[]).filter((service) => service !== null);
+      const started = ((running ?? []) as (Pick<RunningServer, 'stop'> | null)[]).filter((service) => service !== null);
       await Promise.all(started.map((service) => service.stop()));
     }, STARTUP_TIMEOUT_MS);
     body(() => {
@@ -73,4 +96,13 @@ export function describeWithPostgresAndRedis(name: string, body: (servers: () =>
       return { postgres, redis };
     }),
   );
+}
+
+/**
+ * `describe` with a throw-away PostgreSQL server behind Debian's PgBouncer in transaction pooling mode (its default
+ * settings otherwise): `servers().pgbouncer.url` goes through the pooler, `servers().postgres.url` straight to
+ * PostgreSQL.
+ */
+export function describeWithPgBouncer(name: string, body: (servers: () => PostgresBehindPgBouncer) => void): void {
+  describeWith<[PostgresBehindPgBouncer]>([POSTGRES_BEHIND_PGBOUNCER], name, (running) => body(() => running()[0]));
 }

@@ -1,2 +1,8 @@
 // Helpers that need Jest's globals: import them only from test files (the main entry also runs outside Jest).
-export { describeWithPostgres, describeWithPostgresAndRedis, describeWithRedis } from './describeWith.js';
+export {
+  describeWithPgBouncer,
+  describeWithPostgres,
+  describeWithPostgresAndRedis,
+  describeWithRedis,
+  type PostgresBehindPgBouncer,
+} from './describeWith.js';

@@ -49,8 +49,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** PostgreSQL refuses to run as root: run it as the `postgres` user when there is one, else as `nobody`. */
-function unprivilegedUser(): { uid: number; gid: number } | undefined {
+/** PostgreSQL (and PgBouncer) refuse to run as root: run them as the `postgres` user when there is one, else as `nobody`. */
+export function unprivilegedUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   for (const name of ['postgres', 'nobody']) {
     try {

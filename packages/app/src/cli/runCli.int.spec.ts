@@ -147,6 +147,15 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
     expect(await run('keys', 'list')).toMatchObject({ code: 2, err: expect.stringContaining('DATABASE_URL="mysql://x/y" is invalid') });
   });
 
+  it('stops on a bad DATABASE_POOL_MODE with exit code 2, naming it', async () => {
+    env = { ...env, DATABASE_POOL_MODE: 'statement' };
+    expect(await run('keys', 'list')).toEqual({
+      code: 2,
+      out: '',
+      err: 'error: DATABASE_POOL_MODE="statement" is invalid: expected one of session, transaction',
+    });
+  });
+
   it('shows the usage of a key, and refuses an unknown id', async () => {
     await run('keys', 'create', '--plan', 'free');
     const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];

@@ -56,7 +56,8 @@ ${Object.values(HELP)
   .map((text) => `  ${text.replaceAll('\n', '\n  ')}`)
   .join('\n')}
 
-Uses DATABASE_URL (default sqlite:./data/petstore.db) and, for keys usage and unban, REDIS_URL, like the server.
+Uses DATABASE_URL (default sqlite:./data/petstore.db), DATABASE_POOL_MODE and, for keys usage and unban, REDIS_URL,
+like the server.
 Changes are recorded in the audit trail with the actor "cli". Add --help to any command for its own help.`;
 
 export interface CliIo {
@@ -119,7 +120,12 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       return group === 'keys' || group === 'migrate' ? 0 : 2;
     }
     // Only the stores matter here; server settings (PORT, ...) are not read.
-    const config = loadConfig({ DATABASE_URL: env['DATABASE_URL'], REDIS_URL: env['REDIS_URL'], LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: env['DATABASE_URL'],
+      DATABASE_POOL_MODE: env['DATABASE_POOL_MODE'],
+      REDIS_URL: env['REDIS_URL'],
+      LOG_LEVEL: 'silent',
+    });
     container = createContainer(config);
     const opened = container;
     const petStore = (): Promise<PetStore> => opened.getAsync(TOKENS.PetStore);

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { aPetDraft } from '@petstore/core/testing';
+import {
+  describeAuditLogContract,
+  describeIdempotencyStoreContract,
+  describeKeyStoreContract,
+  describeKeyUsageStoreContract,
+  describePetRepositoryContract,
+} from '@petstore/core/contracts';
+import { eventually } from '@petstore/test-support';
+import { describeWithPgBouncer } from '@petstore/test-support/jest';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { createDataSource } from './createDataSource.js';
+import { migrate } from './migrate.js';
+import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
+import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
+import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
+import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
+import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+
+const TIMEOUT_MS = 1_000;
+
+describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers) => {
+  let dataSource: DataSource;
+  const throughPooler = (url = servers().pgbouncer.url) => createDataSource(url, { statementTimeoutMs: TIMEOUT_MS, poolMode: 'transaction' });
+  /** Runs SQL straight on PostgreSQL, as an operator would look. */
+  const direct = async <T extends pg.QueryResultRow>(sql: string, database = 'petstore') => {
+    const client = new pg.Client({ connectionString: servers().postgres.url.replace(/\/petstore$/, `/${database}`) });
+    await client.connect();
+    try {
+      return (await client.query<T>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    dataSource = throughPooler();
+    await dataSource.initialize();
+    await migrate(dataSource);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+  }, 30_000);
+
+  async function emptied(): Promise<DataSource> {
+    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses" RESTART IDENTITY');
+    return dataSource;
+  }
+
+  describePetRepositoryContract('TypeOrmPetRepository through PgBouncer', async () => ({ repository: new TypeOrmPetRepository(await emptied()) }));
+  describeKeyStoreContract('TypeOrmKeyStore through PgBouncer', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
+  describeIdempotencyStoreContract('TypeOrmIdempotencyStore through PgBouncer', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
+  describeAuditLogContract('TypeOrmAuditLog through PgBouncer', async () => ({ log: new TypeOrmAuditLog(await emptied()) }));
+  describeKeyUsageStoreContract('TypeOrmKeyUsageStore through PgBouncer', async () => ({ store: new TypeOrmKeyUsageStore(await emptied()) }));
+
+  describe('PgBouncer', () => {
+    it('serves creates and pages from two instances at once, whichever server connection each statement gets', async () => {
+      await emptied();
+      const other = throughPooler();
+      await other.initialize();
+      try {
+        const repositories = [new TypeOrmPetRepository(dataSource), new TypeOrmPetRepository(other)];
+        const work = Array.from({ length: 400 }, (_, i) => {
+          const pets = repositories[i % 2]!;
+          return i % 2 === 0 ? pets.create(aPetDraft({ name: `pet ${i}` })) : pets.list({ limit: 20, status: 'available' });
+        });
+        const settled = await Promise.allSettled(work);
+        expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);
+        expect(await direct<{ count: number }>('SELECT count(*)::int AS count FROM "pets"')).toEqual([{ count: 200 }]);
+      } finally {
+        await other.destroy();
+      }
+    }, 60_000);
+
+    it('migrates an empty database from two processes at once, and leaves no lock or setting behind', async () => {
+      await direct('CREATE DATABASE petstore_pooled', 'postgres');
+      const url = servers().pgbouncer.url.replace(/\/petstore$/, '/petstore_pooled');
+      const [a, b] = [throughPooler(url), throughPooler(url)];
+      await Promise.all([a.initialize(), b.initialize()]);
+      try {
+        const applied = await Promise.all([migrate(a), migrate(b)]);
+        expect(applied.flat()).toEqual([
+          'InitialSchema1763769600000',
+          'CreateIdempotencyKeys1763856000000',
+          'CoveringStatusIndex1763942400000',
+          'KeyModel1764028800000',
+        ]);
+        expect(await migrate(a)).toEqual([]);
+      } finally {
+        await Promise.all([a.destroy(), b.destroy()]);
+      }
+      expect(await direct(`SELECT objid FROM pg_locks WHERE locktype = 'advisory'`)).toEqual([]);
+    }, 60_000);
+
+    it('leaves the server connections with PostgreSQL default timeouts: the pool sets its own per transaction', async () => {
+      await new TypeOrmPetRepository(dataSource).list({ limit: 5 });
+      expect(await dataSource.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '1s' }]);
+      // Any client of the pooler, on whichever server connection the pool's statements ran before.
+      const bare = new pg.Pool({ connectionString: servers().pgbouncer.url, max: 20 });
+      try {
+        const seen = await Promise.all(Array.from({ length: 20 }, async () => (await bare.query('SHOW statement_timeout')).rows[0]));
+        expect(new Set(seen.map((row) => (row as { statement_timeout: string }).statement_timeout))).toEqual(new Set(['0']));
+      } finally {
+        await bare.end();
+      }
+    });
+
+    it('cancels a statement that runs past DATABASE_TIMEOUT_MS on the server, before the client gives up', async () => {
+      const started = Date.now();
+      await expect(dataSource.query('SELECT pg_sleep(10)')).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '57014' }) });
+      // The client would wait 2 x 1 s + 1 s; PostgreSQL stopped it after 1 s.
+      expect(Date.now() - started).toBeLessThan(2_500);
+    });
+
+    it('ends a transaction left idle past twice the timeout, so it cannot hold its server connection or its locks', async () => {
+      const runner = dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await runner.query('SELECT 1');
+        // Waits for the server to end it: nothing is sent meanwhile.
+        await eventually(
+          async () =>
+            (await direct<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction'`))[0]!.n === 0,
+          { timeoutMs: 10_000 },
+        );
+        await expect(runner.query('SELECT 2')).rejects.toThrow();
+      } finally {
+        await runner.release();
+      }
+    }, 30_000);
+
+    it('refuses, on its own clock, writes that reach a stalled server after their deadline: a 503 stores nothing', async () => {
+      const pets = new TypeOrmPetRepository(await emptied());
+      const idempotency = new TypeOrmIdempotencyStore(dataSource);
+      const rex = await pets.create(aPetDraft({ name: 'before' }));
+      const claim = () => {
+        const now = Date.now();
+        return idempotency.claim({
+          scope: 'key_stall',
+          key: 'retry-me',
+          fingerprint: 'f',
+          now,
+          expiresAt: now + 86_400_000,
+          staleAfter: now - 60_000,
+        });
+      };
+      servers().postgres.freeze();
+      let stalled: PromiseSettledResult<unknown>[];
+      try {
+        stalled = await Promise.allSettled([...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }))), claim()]);
+      } finally {
+        servers().postgres.thaw();
+      }
+      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(
+        Array(6).fill('service_unavailable'),
+      );
+      const othersBusy = `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = 'petstore' AND pid <> pg_backend_pid() AND state <> 'idle'`;
+      await eventually(async () => (await direct<{ busy: number }>(othersBusy))[0]!.busy === 0, { timeoutMs: 30_000 });
+      expect((await eventually(() => pets.list({ limit: 100 }), { timeoutMs: 30_000 })).pets).toEqual([rex]);
+      expect(await claim()).toEqual({ state: 'claimed' });
+    }, 60_000);
+  });
+});

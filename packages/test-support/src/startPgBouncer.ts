@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { eventually } from './eventually.js';
+import { freePort, unprivilegedUser, type RunningPostgres, type RunningServer } from './startPostgres.js';
+
+/** `url` is postgres://postgres@127.0.0.1:<port>/petstore through the pooler; `pause`/`start` restart it on the same port. */
+export type RunningPgBouncer = RunningServer;
+
+export function pgbouncerBinary(): string | null {
+  for (const candidate of [process.env['PGBOUNCER'], '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer']) {
+    if (candidate && existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+/**
+ * Debian's defaults but for where it listens and who may log in: transaction pooling, no ignore_startup_parameters,
+ * every database of the PostgreSQL server behind it (`*`), the `postgres` user without a password (as that server).
+ */
+function pgbouncerIni(dir: string, port: number, postgresPort: number): string {
+  return [
+    '[databases]',
+    `* = host=127.0.0.1 port=${postgresPort}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    'unix_socket_dir =',
+    'auth_type = trust',
+    `auth_file = ${join(dir, 'userlist.txt')}`,
+    'pool_mode = transaction',
+    '',
+  ].join('\n');
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`pgbouncer exited with code ${child.exitCode}:\n${output()}`);
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return true;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
+}
+
+/**
+ * Starts Debian's PgBouncer on a free loopback port in transaction pooling mode, in front of a running PostgreSQL,
+ * as the unprivileged user PostgreSQL runs as (PgBouncer refuses root). Returns null when pgbouncer is not installed.
+ */
+export async function startPgBouncer(postgres: RunningPostgres): Promise<RunningPgBouncer | null> {
+  const binary = pgbouncerBinary();
+  if (!binary) return null;
+  const user = unprivilegedUser();
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-pgbouncer-'));
+  const port = await freePort();
+  const ini = join(dir, 'pgbouncer.ini');
+  writeFileSync(ini, pgbouncerIni(dir, port, postgres.port));
+  writeFileSync(join(dir, 'userlist.txt'), '"postgres" ""\n');
+  if (user) for (const path of [dir, ini, join(dir, 'userlist.txt')]) chownSync(path, user.uid, user.gid);
+  const url = `postgres://postgres@127.0.0.1:${port}/petstore`;
+  let child: ChildProcess;
+  let output = '';
+
+  const start = async () => {
+    output = '';
+    child = spawn(binary, [ini], { stdio: ['ignore', 'pipe', 'pipe'], ...user });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntilServing(url, child, () => output);
+  };
+  const pause = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // SIGINT is PgBouncer's "safe shutdown": it waits for the transactions in flight; the tests want it gone now.
+    child.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url,
+    port,
+    start,
+    pause,
+    freeze: () => void child.kill('SIGSTOP'),
+    thaw: () => void child.kill('SIGCONT'),
+    stop: async () => {
+      await pause();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
