@@ -58,6 +58,15 @@ function basicsModule(config: Config): ContainerModule {
   });
 }
 
+/**
+ * PgBouncer refuses the timeouts that pg sends when it connects in session mode: the operator has pointed
+ * DATABASE_URL at a pooler without saying so, and the message says what to set.
+ */
+function withPoolModeHint(error: unknown, config: Config): unknown {
+  if (config.databasePoolMode !== 'session' || !(error instanceof Error) || !/unsupported startup parameter/.test(error.message)) return error;
+  return new Error(`${error.message} (behind PgBouncer or another pooler, set DATABASE_POOL_MODE=transaction)`, { cause: error });
+}
+
 /** TypeORM on SQLite or PostgreSQL: the DataSource is initialized and migrated when first resolved. */
 function persistenceModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -68,7 +77,9 @@ function persistenceModule(config: Config): ContainerModule {
           sqliteSynchronous: config.sqliteSynchronous,
           poolMode: config.databasePoolMode,
         });
-        await dataSource.initialize();
+        await dataSource.initialize().catch((error: unknown) => {
+          throw withPoolModeHint(error, config);
+        });
         const applied = await migrate(dataSource);
         if (applied.length > 0) logger.info({ migrations: applied }, 'applied database migrations');
         return dataSource;

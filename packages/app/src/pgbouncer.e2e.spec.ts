@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
 import { describeWithPgBouncer } from '@petstore/test-support/jest';
 import pg from 'pg';
 import { auth, listAllPets, postPet } from './testing/api.js';
@@ -38,6 +38,16 @@ describeWithPgBouncer('the built server and CLI through PgBouncer in transaction
   }, 90_000);
   afterAll(async () => {
     await server?.stop();
+  }, 30_000);
+
+  it('does not start without DATABASE_POOL_MODE=transaction, and says to set it', async () => {
+    const { DATABASE_URL } = pooled();
+    expect(await runNodeProcess(SERVER_ENTRY, [], { DATABASE_URL, PORT: '0' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'failed to start: unsupported startup parameter: statement_timeout (behind PgBouncer or another pooler, set DATABASE_POOL_MODE=transaction)\n',
+    });
   }, 30_000);
 
   it('migrates a new database and creates a key with the CLI', async () => {
