@@ -1,5 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+import {
+  eventually,
+  runCli,
+  runNodeProcess,
+  SERVER_ENTRY,
+  spawnServer,
+  startPgBouncer,
+  type PgBouncerSetup,
+  type ServerProcess,
+} from '@petstore/test-support';
 import { describeWithPgBouncer } from '@petstore/test-support/jest';
 import pg from 'pg';
 import { auth, listAllPets, postPet } from './testing/api.js';
@@ -18,6 +30,39 @@ async function statusesOf(count: number, concurrency: number, send: (n: number) 
     }),
   );
   return statuses;
+}
+
+const DEPLOYMENT_PAGE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'deployment.md');
+
+/** Runs SQL on PostgreSQL as its superuser. */
+async function asSuperuser<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The deployment page's pgbouncer.ini, with only its addresses and the auth file's path made this machine's. */
+function deploymentPageSetup(postgresPort: number, userlist: string): PgBouncerSetup {
+  const ini = /```ini\n([\s\S]*?)```/.exec(readFileSync(DEPLOYMENT_PAGE, 'utf8'))?.[1] ?? '';
+  const local = (dir: string, port: number): [string, string][] => [
+    ['host=db.internal port=5432', `host=127.0.0.1 port=${postgresPort}`],
+    ['listen_addr = 0.0.0.0', 'listen_addr = 127.0.0.1'],
+    ['listen_port = 6432', `listen_port = ${port}\nunix_socket_dir =`],
+    ['/etc/pgbouncer/userlist.txt', join(dir, 'userlist.txt')],
+  ];
+  return {
+    ini: (dir, port) =>
+      local(dir, port).reduce((text, [from, to]) => {
+        if (!text.includes(from)) throw new Error(`the deployment page's pgbouncer.ini no longer says ${from}`);
+        return text.replace(from, to);
+      }, ini),
+    userlist,
+    url: (port) => `postgres://petstore:secret@127.0.0.1:${port}/petstore`,
+  };
 }
 
 describeWithPgBouncer('the built server and CLI through PgBouncer in transaction pooling mode', (servers) => {
@@ -51,13 +96,7 @@ describeWithPgBouncer('the built server and CLI through PgBouncer in transaction
   }, 30_000);
 
   it('migrates a new database and creates a key with the CLI', async () => {
-    const admin = new pg.Client({ connectionString: servers().postgres.url });
-    await admin.connect();
-    try {
-      await admin.query('CREATE DATABASE petstore_cli');
-    } finally {
-      await admin.end();
-    }
+    await asSuperuser(servers().postgres.url, 'CREATE DATABASE petstore_cli');
     expect(await runCli(['migrate'], pooled('petstore_cli'))).toEqual({
       code: 0,
       stdout: 'Database schema is up to date (4 migrations).\n',
@@ -104,5 +143,36 @@ describeWithPgBouncer('the built server and CLI through PgBouncer in transaction
     }
     await eventually(async () => (await fetch(`${server.url}/pets?limit=1`, { headers: auth(key) })).status === 200, { timeoutMs: 30_000 });
     expect((await listAllPets(server, key)).filter((pet) => pet.name === 'during the stall')).toEqual([]);
+  }, 60_000);
+
+  it("serves through the deployment page's pgbouncer.ini, with the role and the auth file it describes", async () => {
+    const admin = servers().postgres.url;
+    await asSuperuser(admin, `CREATE ROLE petstore LOGIN PASSWORD 'secret'`);
+    await asSuperuser(admin, 'CREATE DATABASE petstore_docs OWNER petstore');
+    const secrets = await asSuperuser<{ rolpassword: string }>(admin, `SELECT rolpassword FROM pg_authid WHERE rolname = 'petstore'`);
+    expect(secrets).toEqual([{ rolpassword: expect.stringMatching(/^SCRAM-SHA-256\$4096:/) }]);
+    const setup = deploymentPageSetup(servers().postgres.port, `"petstore" "${secrets[0]!.rolpassword}"\n`);
+    // The page's database is `petstore`; this PostgreSQL already has one, owned by the other tests.
+    const pooler = await startPgBouncer(servers().postgres, {
+      ...setup,
+      ini: (dir, port) => setup.ini(dir, port).replace('dbname=petstore', 'dbname=petstore_docs'),
+    });
+    if (!pooler) throw new Error('pgbouncer is not installed');
+    try {
+      const env = { DATABASE_URL: pooler.url, DATABASE_POOL_MODE: 'transaction' };
+      const docsServer = await spawnServer({ ...env, NODE_ENV: 'production' });
+      try {
+        const created = await runCli(['keys', 'create', '--plan', 'free'], env);
+        expect(created.code).toBe(0);
+        expect((await postPet(docsServer, created.stdout.trim(), 'configured as documented')).status).toBe(201);
+        expect(await asSuperuser(admin.replace(/\/petstore$/, '/petstore_docs'), 'SELECT "name" FROM "pets"')).toEqual([
+          { name: 'configured as documented' },
+        ]);
+      } finally {
+        await docsServer.stop();
+      }
+    } finally {
+      await pooler.stop();
+    }
   }, 60_000);
 });

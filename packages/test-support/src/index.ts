@@ -1,5 +1,5 @@
 export { freePort, postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
-export { pgbouncerBinary, startPgBouncer, type RunningPgBouncer } from './startPgBouncer.js';
+export { pgbouncerBinary, startPgBouncer, type PgBouncerSetup, type RunningPgBouncer } from './startPgBouncer.js';
 export { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';

@@ -16,23 +16,38 @@ export function pgbouncerBinary(): string | null {
   return null;
 }
 
+/** How a PgBouncer is configured: its pgbouncer.ini and its auth file (`userlist.txt` beside it). */
+export interface PgBouncerSetup {
+  /** pgbouncer.ini's text, given the directory it is written to (the auth file's too) and a free port to listen on. */
+  ini(dir: string, port: number): string;
+  /** The auth file's text. */
+  userlist: string;
+  /** The URL of a database through it, given its port: the readiness check logs in with it. */
+  url(port: number): string;
+}
+
 /**
  * Debian's defaults but for where it listens and who may log in: transaction pooling, no ignore_startup_parameters,
  * every database of the PostgreSQL server behind it (`*`), the `postgres` user without a password (as that server).
  */
-function pgbouncerIni(dir: string, port: number, postgresPort: number): string {
-  return [
-    '[databases]',
-    `* = host=127.0.0.1 port=${postgresPort}`,
-    '[pgbouncer]',
-    'listen_addr = 127.0.0.1',
-    `listen_port = ${port}`,
-    'unix_socket_dir =',
-    'auth_type = trust',
-    `auth_file = ${join(dir, 'userlist.txt')}`,
-    'pool_mode = transaction',
-    '',
-  ].join('\n');
+function testSetup(postgres: RunningPostgres): PgBouncerSetup {
+  return {
+    ini: (dir, port) =>
+      [
+        '[databases]',
+        `* = host=127.0.0.1 port=${postgres.port}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${port}`,
+        'unix_socket_dir =',
+        'auth_type = trust',
+        `auth_file = ${join(dir, 'userlist.txt')}`,
+        'pool_mode = transaction',
+        '',
+      ].join('\n'),
+    userlist: '"postgres" ""\n',
+    url: (port) => `postgres://postgres@127.0.0.1:${port}/petstore`,
+  };
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -53,20 +68,21 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 }
 
 /**
- * Starts Debian's PgBouncer on a free loopback port in transaction pooling mode, in front of a running PostgreSQL,
- * as the unprivileged user PostgreSQL runs as (PgBouncer refuses root). Returns null when pgbouncer is not installed.
+ * Starts Debian's PgBouncer on a free loopback port in front of a running PostgreSQL, as the unprivileged user
+ * PostgreSQL runs as (PgBouncer refuses root): in transaction pooling mode, or as `setup` says. Returns null when
+ * pgbouncer is not installed.
  */
-export async function startPgBouncer(postgres: RunningPostgres): Promise<RunningPgBouncer | null> {
+export async function startPgBouncer(postgres: RunningPostgres, setup = testSetup(postgres)): Promise<RunningPgBouncer | null> {
   const binary = pgbouncerBinary();
   if (!binary) return null;
   const user = unprivilegedUser();
   const dir = mkdtempSync(join(tmpdir(), 'petstore-pgbouncer-'));
   const port = await freePort();
   const ini = join(dir, 'pgbouncer.ini');
-  writeFileSync(ini, pgbouncerIni(dir, port, postgres.port));
-  writeFileSync(join(dir, 'userlist.txt'), '"postgres" ""\n');
+  writeFileSync(ini, setup.ini(dir, port));
+  writeFileSync(join(dir, 'userlist.txt'), setup.userlist);
   if (user) for (const path of [dir, ini, join(dir, 'userlist.txt')]) chownSync(path, user.uid, user.gid);
-  const url = `postgres://postgres@127.0.0.1:${port}/petstore`;
+  const url = setup.url(port);
   let child: ChildProcess;
   let output = '';
 
