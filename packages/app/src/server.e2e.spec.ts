@@ -255,6 +255,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     for (const [name, value] of [
       ['PORT', 'eighty'],
       ['DATABASE_URL', 'mongodb://x/y'],
+      ['DATABASE_POOL_MODE', 'statement'],
       ['PUBLIC_BASE_URL', 'ftp://x/v1'],
     ] as const) {
       const result = await runNodeProcess(SERVER_ENTRY, [], { [name]: value });
