@@ -120,12 +120,11 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
       try {
         await runner.startTransaction();
         await runner.query('SELECT 1');
+        const idleInTransaction = async () =>
+          (await direct<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction'`))[0]!.n;
+        expect(await idleInTransaction()).toBe(1);
         // Waits for the server to end it: nothing is sent meanwhile.
-        await eventually(
-          async () =>
-            (await direct<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction'`))[0]!.n === 0,
-          { timeoutMs: 10_000 },
-        );
+        await eventually(async () => (await idleInTransaction()) === 0, { timeoutMs: 10_000 });
         await expect(runner.query('SELECT 2')).rejects.toThrow();
       } finally {
         await runner.release();

@@ -89,8 +89,11 @@ export async function startPgBouncer(postgres: RunningPostgres, setup = testSetu
   const start = async () => {
     output = '';
     child = spawn(binary, [ini], { stdio: ['ignore', 'pipe', 'pipe'], ...user });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // Its log (a line per connection, stats every minute) is read so that it never blocks on a full pipe; the end is
+    // kept for the message of a failed start.
+    const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000));
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
     await waitUntilServing(url, child, () => output);
   };
   const pause = async () => {
