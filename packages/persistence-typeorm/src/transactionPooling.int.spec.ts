@@ -115,6 +115,20 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
       expect(Date.now() - started).toBeLessThan(2_500);
     });
 
+    it('rolls back a transaction whose statement failed, and serves the next one on the same client', async () => {
+      const runner = dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        await runner.query(`INSERT INTO "key_last_uses" ("key_id", "last_used_at_ms") VALUES ('key_rolled_back', 1)`);
+        await expect(runner.query('SELECT 1 / 0')).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '22012' }) });
+        await runner.rollbackTransaction();
+        expect(await runner.query('SELECT 41 + 1 AS answer')).toEqual([{ answer: 42 }]);
+      } finally {
+        await runner.release();
+      }
+      expect(await direct(`SELECT "key_id" FROM "key_last_uses" WHERE "key_id" = 'key_rolled_back'`)).toEqual([]);
+    });
+
     it('ends a transaction left idle past twice the timeout, so it cannot hold its server connection or its locks', async () => {
       const runner = dataSource.createQueryRunner();
       try {

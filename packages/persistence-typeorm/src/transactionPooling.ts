@@ -2,9 +2,9 @@
 // different server connection, so nothing may be attached to a connection. The pooler refuses the startup parameters
 // pg sends for the timeouts (`statement_timeout`, `idle_in_transaction_session_timeout`), and a `SET` would stay on a
 // server connection that other clients get next. So the clients made here send no timeouts at start; every query
-// they run is preceded, in the same round trip and the same transaction, by a statement that sets both timeouts for
-// that transaction alone (`set_config(..., true)`, which is `SET LOCAL`). A transaction opened by `START TRANSACTION`
-// keeps them until it ends; a single statement gets them for itself.
+// they run outside a transaction block is preceded, in the same round trip and the same transaction, by a statement
+// that sets both timeouts for that transaction alone (`set_config(..., true)`, which is `SET LOCAL`). A single
+// statement gets them for itself; a block opened by `START TRANSACTION` keeps them until it ends.
 //
 // This builds on pg's Query class beyond its typings (the extended-protocol messages it sends, the messages it
 // handles); transactionPooling.int.spec.ts fails if a pg upgrade changes them.
@@ -47,12 +47,17 @@ function timeoutsStatement({ statement_timeout, idle_in_transaction_session_time
 export function clientWithTimeoutsPerTransaction(pgModule: typeof pg): typeof pg.Client {
   const Query = pgModule.Query as unknown as QueryClass;
 
-  /** A query always sent with the extended protocol, preceded by the timeouts' statement, whose answer it skips. */
+  /**
+   * A query always sent with the extended protocol, preceded by the timeouts' statement (whose answer it skips) unless
+   * it runs inside a transaction block: the statement that opened the block set them until its end, and in a block
+   * that failed any statement but its end (`ROLLBACK`) would fail too.
+   */
   class QueryWithTimeouts extends Query {
-    private timeoutsSet = false;
+    private awaitingTimeouts = false;
 
     constructor(
       private readonly timeouts: string,
+      private readonly inTransactionBlock: () => boolean,
       config: unknown,
       values?: unknown,
       callback?: unknown,
@@ -62,19 +67,22 @@ export function clientWithTimeoutsPerTransaction(pgModule: typeof pg): typeof pg
     }
 
     override prepare(connection: Connection): void {
-      connection.parse({ text: this.timeouts });
-      connection.bind({});
-      connection.execute({});
+      if (!this.inTransactionBlock()) {
+        connection.parse({ text: this.timeouts });
+        connection.bind({});
+        connection.execute({});
+        this.awaitingTimeouts = true;
+      }
       super.prepare(connection);
     }
 
     override handleDataRow(message: unknown): void {
-      if (this.timeoutsSet) super.handleDataRow(message);
+      if (!this.awaitingTimeouts) super.handleDataRow(message);
     }
 
     override handleCommandComplete(message: unknown, connection: Connection): void {
-      if (this.timeoutsSet) super.handleCommandComplete(message, connection);
-      else this.timeoutsSet = true;
+      if (this.awaitingTimeouts) this.awaitingTimeouts = false;
+      else super.handleCommandComplete(message, connection);
     }
   }
 
@@ -86,11 +94,13 @@ export function clientWithTimeoutsPerTransaction(pgModule: typeof pg): typeof pg
       const { statement_timeout, idle_in_transaction_session_timeout, ...startup } = config;
       super(startup);
       const timeouts = timeoutsStatement({ statement_timeout, idle_in_transaction_session_timeout });
+      // Read when the query is sent, after the answer to the one before: 'T' in a block, 'E' in a failed one.
+      const inTransactionBlock = () => ['T', 'E'].includes(this.getTransactionStatus() ?? 'I');
       const send = this.query.bind(this) as (query: unknown, values?: unknown, callback?: unknown) => unknown;
       this.query = ((queryConfig: unknown, values?: unknown, callback?: unknown) => {
         // Someone else's submittable (a cursor, a stream) goes as it is.
         if (typeof (queryConfig as { submit?: unknown } | null)?.submit === 'function') return send(queryConfig, values, callback);
-        const query = new QueryWithTimeouts(timeouts, queryConfig, values, callback);
+        const query = new QueryWithTimeouts(timeouts, inTransactionBlock, queryConfig, values, callback);
         if (query.callback) return void send(query);
         return new Promise((resolve, reject) => {
           query.callback = (error, result) => (error ? reject(error) : resolve(result));
