@@ -9,6 +9,7 @@ import {
   type DatabasePoolMode,
   type SqliteSynchronous,
 } from '@petstore/persistence-typeorm';
+import type { RedisNode, RedisTopology } from '@petstore/rate-limit-redis';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -22,7 +23,8 @@ export interface Config {
   databasePoolMode: DatabasePoolMode;
   /** Ends in `/v1`, no trailing slash. `null` (PUBLIC_BASE_URL unset): the address that answers, `http://HOST:<bound port>/v1`. */
   publicBaseUrl: string | null;
-  redisUrl: string | null;
+  /** Where instances share their rate-limit counters (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS); null: in process. */
+  redis: RedisTopology | null;
   /** Reverse proxies in front that append to X-Forwarded-For (TRUST_PROXY_HOPS; TRUST_PROXY=true means 1). */
   trustedProxyHops: number;
   logLevel: LogLevel;
@@ -120,12 +122,45 @@ function baseUrl(env: Env, name: string, ending: string, example: string): strin
   return raw;
 }
 
-function redisUrl(env: Env): string | null {
-  const raw = env['REDIS_URL'];
-  if (raw === undefined || raw === '') return null;
+function redisUrl(raw: string): RedisTopology {
   if (!/^rediss?:\/\/[^/]+/.test(raw) || !URL.canParse(raw))
     throw new ConfigError('REDIS_URL', raw, 'redis://[user:pass@]host:port[/db] or rediss://...');
-  return raw;
+  return { kind: 'single', url: raw };
+}
+
+const NODE_PATTERN = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):([0-9]{1,5})$/;
+
+/** REDIS_CLUSTER_NODES, REDIS_SENTINELS: `host:port,host:port,...` (an IPv6 address in brackets). */
+function redisNodes(name: string, raw: string): RedisNode[] {
+  return raw.split(',').map((entry) => {
+    const match = NODE_PATTERN.exec(entry.trim());
+    const port = Number(match?.[3]);
+    if (!match || port < 1 || port > 65_535) {
+      throw new ConfigError(name, raw, 'a comma-separated list of host:port, such as 10.0.0.1:6379,10.0.0.2:6379 ([::1]:6379 for IPv6)');
+    }
+    return { host: match[1] ?? match[2]!, port };
+  });
+}
+
+const REDIS_VARIABLES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const;
+
+/** At most one of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS (with REDIS_SENTINEL_MASTER). */
+function redisTopology(env: Env): RedisTopology | null {
+  const set = REDIS_VARIABLES.filter((name) => env[name]);
+  const master = env['REDIS_SENTINEL_MASTER'] ?? '';
+  if (set.length > 1) {
+    const [first, ...others] = set;
+    throw new ConfigError(others[0]!, env[others[0]!]!, `only one of ${REDIS_VARIABLES.join(', ')} to be set, not ${first} as well`);
+  }
+  if (master !== '' && set[0] !== 'REDIS_SENTINELS') throw new ConfigError('REDIS_SENTINEL_MASTER', master, 'REDIS_SENTINELS to be set too');
+  if (set[0] === undefined) return null;
+  if (set[0] === 'REDIS_URL') return redisUrl(env['REDIS_URL']!);
+  if (set[0] === 'REDIS_CLUSTER_NODES') return { kind: 'cluster', nodes: redisNodes('REDIS_CLUSTER_NODES', env['REDIS_CLUSTER_NODES']!) };
+  const sentinels = redisNodes('REDIS_SENTINELS', env['REDIS_SENTINELS']!);
+  if (!/^[A-Za-z0-9._-]+$/.test(master)) {
+    throw new ConfigError('REDIS_SENTINEL_MASTER', master, 'the name the Sentinels watch the master under (letters, digits, . _ -), such as mymaster');
+  }
+  return { kind: 'sentinel', sentinels, masterName: master };
 }
 
 function corsOrigins(env: Env): string[] {
@@ -195,7 +230,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: readDatabaseUrl(env),
     databasePoolMode: oneOf(env, 'DATABASE_POOL_MODE', DATABASE_POOL_MODES, 'session'),
     publicBaseUrl: baseUrl(env, 'PUBLIC_BASE_URL', '/v1', 'https://api.example.com/v1'),
-    redisUrl: redisUrl(env),
+    redis: redisTopology(env),
     trustedProxyHops: env['TRUST_PROXY_HOPS'] ? integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10) : boolean(env, 'TRUST_PROXY') ? 1 : 0,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     ban: {

@@ -105,14 +105,14 @@ const REDIS_RATE_LIMIT_STORE: ServiceIdentifier<RedisRateLimitStore> = Symbol.fo
 /** Hears every Redis failure (the client's and the store's) and logs it, at most every 10 s. */
 const REDIS_UNREACHABLE: ServiceIdentifier<(error: unknown) => void> = Symbol.for('petstore.RedisUnreachable');
 
-/** The Redis adapter and its client library are loaded only where REDIS_URL asks for them (they hold memory). */
+/** The Redis adapter and its client library are loaded only where the configuration asks for Redis (they hold memory). */
 const redisAdapter = () => import('@petstore/rate-limit-redis');
 
-/** In-process counters for one instance; Redis (REDIS_URL) when several instances must share them. */
+/** In-process counters for one instance; Redis (one, a Cluster or Sentinel's master) when several instances must share them. */
 function rateLimitModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    const redisUrl = config.redisUrl;
-    if (redisUrl === null) {
+    const topology = config.redis;
+    if (topology === null) {
       bind(TOKENS.RateLimitStore).toResolvedValue(() => new InMemoryRateLimitStore());
       return;
     }
@@ -125,7 +125,7 @@ function rateLimitModule(config: Config): ContainerModule {
     bind(TOKENS.Redis).toResolvedValue(
       async (logger: Logger, unreachable: (error: unknown) => void) => {
         const { createRedisClient, whenReady } = await redisAdapter();
-        const redis = createRedisClient(redisUrl, unreachable);
+        const redis = createRedisClient(topology, unreachable);
         if (!(await whenReady(redis))) logger.warn('Redis is not reachable yet: requests answer 503 until it is');
         return redis;
       },

@@ -1,13 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
-import { describeWithRedis } from '@petstore/test-support/jest';
-import type { Redis } from 'ioredis';
-import { createRedisClient, whenReady } from './createRedisClient.js';
+import { describeWithEachRedisTopology, describeWithRedis } from '@petstore/test-support/jest';
+import { createRedisClient, whenReady, type RedisClient } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';
 
+// Every script and command names one subject's keys (one hash slot): the contract holds on each topology.
+describeWithEachRedisTopology('the RateLimitStore contract', (redis) => {
+  let client: RedisClient;
+
+  beforeAll(async () => {
+    client = createRedisClient(redis().topology);
+    expect(await whenReady(client, 10_000)).toBe(true);
+  }, 30_000);
+  afterAll(async () => void (await client?.quit().catch(() => client.disconnect())));
+
+  describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client) }));
+});
+
 describeWithRedis('on Redis', (redis) => {
-  let client: Redis;
+  let client: RedisClient;
 
   beforeAll(async () => {
     client = createRedisClient(redis().url);
@@ -15,8 +27,6 @@ describeWithRedis('on Redis', (redis) => {
   }, 30_000);
   // quit, not disconnect: disconnect left one of ioredis's timers behind (--detectOpenHandles), and Jest its worker.
   afterAll(async () => void (await client?.quit().catch(() => client.disconnect())));
-
-  describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client) }));
 
   describe('RedisRateLimitStore', () => {
     it('lets its keys expire with their window: nothing is kept forever', async () => {

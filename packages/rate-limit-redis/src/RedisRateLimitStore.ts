@@ -9,19 +9,20 @@ import {
   type ReleaseRequest,
   type UsageReading,
 } from '@petstore/core';
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { commandDeadlineFor } from './commandDeadline.js';
+import type { RedisClient } from './createRedisClient.js';
 
 // The Lua scripts sit beside this module: in src for the tests, copied into dist by the build.
 const script = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 
 type ScriptReply = [outcome: 'admitted' | 'rejected' | 'banned' | 'late', instant: number, ...counts: number[]];
 
-interface RedisWithConsume extends Redis {
+type RedisWithConsume = RedisClient & {
   petstoreConsume(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
   petstoreRead(numberOfKeys: number, ...args: (string | number)[]): Promise<[bannedUntil: number, ...counts: number[]]>;
   petstoreRelease(numberOfKeys: number, ...keys: string[]): Promise<null>;
-}
+};
 
 /**
  * RateLimitStore on Redis: both windows and the ban bookkeeping in one Lua script (atomic across every server
@@ -31,13 +32,14 @@ interface RedisWithConsume extends Redis {
  * gives up only after that deadline plus a clock skew margin: a request that got 503 spent no quota and earned no
  * strike, even when a stalled Redis runs the queued script after the client gave up. `onUnavailable` hears the cause
  * of every such failure (a stalled Redis times commands out without a connection error for the client to report).
+ * On a Redis Cluster every script and command names the keys of one subject only, which share one hash slot.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithConsume;
   private readonly deadlineMs: number;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly keyPrefix = 'petstore:rl',
     private readonly onUnavailable: (cause: unknown) => void = () => undefined,
   ) {
@@ -45,7 +47,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     redis.defineCommand('petstoreRead', { lua: script('read.lua') });
     redis.defineCommand('petstoreRelease', { lua: script('release.lua') });
     this.redis = redis as RedisWithConsume;
-    this.deadlineMs = commandDeadlineFor(redis.options.commandTimeout);
+    this.deadlineMs = commandDeadlineFor(redis instanceof Cluster ? redis.options.redisOptions?.commandTimeout : redis.options.commandTimeout);
   }
 
   /** The error every operation throws when Redis cannot answer, once `onUnavailable` has heard the cause. */

@@ -1,24 +1,76 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from './commandDeadline.js';
+
+/** One Redis node or Sentinel, as `host:port`. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the rate-limit counters live: one Redis (a URL), a Redis Cluster (any of its nodes: the client discovers the
+ * rest and follows the slots), or the master that Redis Sentinel names (the client asks the Sentinels again after a
+ * failover).
+ */
+export type RedisTopology =
+  | { kind: 'single'; url: string }
+  | { kind: 'cluster'; nodes: readonly RedisNode[] }
+  | { kind: 'sentinel'; sentinels: readonly RedisNode[]; masterName: string };
+
+/** A client of any topology: the store sends the same commands to each. */
+export type RedisClient = Redis | Cluster;
+
+/** Backoff of every reconnection, to a node, a master or a Sentinel: up to 2 s, forever. */
+const reconnectAfter = (attempt: number) => Math.min(attempt * 200, 2_000);
+
+/** What every connection shares: fail fast rather than queue (one attempt per command, bounded by its timeout). */
+const CONNECTION_OPTIONS = {
+  commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS,
+  connectTimeout: 2_000,
+  maxRetriesPerRequest: 1,
+} satisfies RedisOptions;
+
+function connect(topology: RedisTopology): RedisClient {
+  switch (topology.kind) {
+    case 'single':
+      return new Redis(topology.url, { ...CONNECTION_OPTIONS, enableOfflineQueue: false, retryStrategy: reconnectAfter });
+    case 'cluster':
+      // Redirections (MOVED, a failover's closed connection, CLUSTERDOWN) are retried within the command's timeout.
+      return new Cluster([...topology.nodes], {
+        enableOfflineQueue: false,
+        clusterRetryStrategy: reconnectAfter,
+        redisOptions: CONNECTION_OPTIONS,
+      });
+    case 'sentinel':
+      return new Redis({
+        ...CONNECTION_OPTIONS,
+        sentinels: [...topology.sentinels],
+        name: topology.masterName,
+        enableOfflineQueue: false,
+        retryStrategy: reconnectAfter,
+        sentinelRetryStrategy: reconnectAfter,
+        // Hears +switch-master from the Sentinels and moves to the new master at once, and a demoted master's
+        // READONLY refusal sends the client back to the Sentinels.
+        failoverDetector: true,
+        reconnectOnError: (error) => error.message.startsWith('READONLY'),
+      });
+  }
+}
 
 /**
  * An ioredis client tuned to fail fast rather than queue: no offline queue, a 2 s command timeout (1 s for Redis to
- * start a rate-limit script, see commandDeadline.ts, plus the clock skew margin), one attempt per command. It reconnects by itself in the background (backoff up to 2 s), so service resumes when Redis returns.
+ * start a rate-limit script, see commandDeadline.ts, plus the clock skew margin), one attempt per command. It
+ * reconnects by itself in the background (backoff up to 2 s), so service resumes when Redis returns or fails over.
+ * A string is a `redis://` URL.
  */
-export function createRedisClient(url: string, onError: (error: Error) => void = () => undefined): Redis {
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS,
-    connectTimeout: 2_000,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
-  });
+export function createRedisClient(target: string | RedisTopology, onError: (error: Error) => void = () => undefined): RedisClient {
+  const redis = connect(typeof target === 'string' ? { kind: 'single', url: target } : target);
   redis.on('error', onError);
   return redis;
 }
 
 /** Resolves true once the client is connected, false if that takes longer than `timeoutMs`. */
-export function whenReady(redis: Redis, timeoutMs = 2_000): Promise<boolean> {
+export function whenReady(redis: RedisClient, timeoutMs = 2_000): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {

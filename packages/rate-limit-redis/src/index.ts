@@ -1,3 +1,2 @@
 export { RedisRateLimitStore } from './RedisRateLimitStore.js';
-export { createRedisClient, whenReady } from './createRedisClient.js';
-export type { Redis as RedisClient } from 'ioredis';
+export { createRedisClient, whenReady, type RedisClient, type RedisNode, type RedisTopology } from './createRedisClient.js';

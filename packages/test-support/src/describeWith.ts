@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
 import { pgbouncerBinary, startPgBouncer, type RunningPgBouncer } from './startPgBouncer.js';
 import { postgresBinDir, startPostgres, type RunningPostgres, type RunningServer } from './startPostgres.js';
+import {
+  redisCliBinary,
+  redisSentinelBinary,
+  startRedisCluster,
+  startRedisSentinel,
+  startSingleRedis,
+  type RunningRedisTopology,
+  type RunningReplicatedRedis,
+} from './redisTopologies.js';
 import { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
 
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -46,6 +55,19 @@ const POSTGRES_BEHIND_PGBOUNCER: Service<PostgresBehindPgBouncer> = {
     return { postgres, pgbouncer, stop: async () => void (await Promise.all([pgbouncer.stop(), postgres.stop()])) };
   },
 };
+const REDIS_CLUSTER: Service<RunningReplicatedRedis> = {
+  name: 'Redis Cluster (3 masters, 3 replicas)',
+  installed: () => redisServerBinary() !== null && redisCliBinary() !== null,
+  hint: 'redis-server and redis-cli (apt-get install redis-server)',
+  start: startRedisCluster,
+};
+const REDIS_SENTINEL: Service<RunningReplicatedRedis> = {
+  name: 'Redis Sentinel (master, replica, 3 Sentinels)',
+  installed: () => redisServerBinary() !== null && redisCliBinary() !== null && redisSentinelBinary() !== null,
+  hint: 'redis-server, redis-cli and redis-sentinel (apt-get install redis-server redis-sentinel)',
+  start: startRedisSentinel,
+};
+const SINGLE_REDIS: Service<RunningRedisTopology> = { ...REDIS, name: 'one Redis', start: startSingleRedis };
 
 /**
  * A describe block whose tests need real servers: started once before its tests on free loopback ports, stopped
@@ -86,6 +108,23 @@ export function describeWithPostgres(name: string, body: (postgres: () => Runnin
 /** `describe` with a throw-away Redis server: `redis()` inside hooks and tests. */
 export function describeWithRedis(name: string, body: (redis: () => RunningRedis) => void): void {
   describeWith<[RunningRedis]>([REDIS], name, (running) => body(() => running()[0]));
+}
+
+/** `describe` with a Redis Cluster of 3 masters and 3 replicas: `redis()` inside hooks and tests. */
+export function describeWithRedisCluster(name: string, body: (redis: () => RunningReplicatedRedis) => void): void {
+  describeWith<[RunningReplicatedRedis]>([REDIS_CLUSTER], name, (running) => body(() => running()[0]));
+}
+
+/** `describe` with a Redis master, its replica and 3 Sentinels: `redis()` inside hooks and tests. */
+export function describeWithRedisSentinel(name: string, body: (redis: () => RunningReplicatedRedis) => void): void {
+  describeWith<[RunningReplicatedRedis]>([REDIS_SENTINEL], name, (running) => body(() => running()[0]));
+}
+
+/** The same tests three times: on one Redis, on a Redis Cluster and on Redis Sentinel, each named in the title. */
+export function describeWithEachRedisTopology(name: string, body: (redis: () => RunningRedisTopology) => void): void {
+  for (const service of [SINGLE_REDIS, REDIS_CLUSTER, REDIS_SENTINEL]) {
+    describeWith<[RunningRedisTopology]>([service], `${name}, on ${service.name}`, (running) => body(() => running()[0]));
+  }
 }
 
 /** `describe` with both, for the scale-out deployment. */

@@ -1,8 +1,12 @@
 // Helpers that need Jest's globals: import them only from test files (the main entry also runs outside Jest).
 export {
+  describeWithEachRedisTopology,
   describeWithPgBouncer,
   describeWithPostgres,
   describeWithPostgresAndRedis,
   describeWithRedis,
+  describeWithRedisCluster,
+  describeWithRedisSentinel,
   type PostgresBehindPgBouncer,
 } from './describeWith.js';
+export type { RunningRedisTopology, RunningReplicatedRedis } from './redisTopologies.js';

@@ -28,10 +28,11 @@ function acceptsConnections(port: number): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess): Promise<void> {
+/** Resolves once a redis-server (or Sentinel) accepts connections on the port; rejects if it exits first. */
+export async function waitForPort(port: number, child: ChildProcess): Promise<void> {
   await eventually(
     async () => {
-      if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+      if (child.exitCode !== null) throw new Error(`${child.spawnfile} exited with code ${child.exitCode}`);
       return acceptsConnections(port);
     },
     { timeoutMs: 10_000 },

@@ -166,7 +166,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
         `^${id} on the free plan\nWINDOW +LIMIT +USED +REMAINING +RESET\nminute +60 +0 +60 +\\S+:00Z\nday +1000 +0 +1000 +\\S+T00:00:00Z\nNot banned\\.\nLast used: never\\.\nDAY +REQUESTS\n(\\d{4}-\\d\\d-\\d\\d +0\n){29}\\d{4}-\\d\\d-\\d\\d +0$`,
       ),
     );
-    expect(usage.err).toContain('REDIS_URL is not set');
+    expect(usage.err).toContain('none of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS is set');
     expect(JSON.parse((await run('keys', 'usage', id, '--json')).out)).toEqual({
       keyId: id,
       plan: 'free',
@@ -317,7 +317,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       expect(await run('keys', 'unban', id)).toEqual({
         code: 0,
         out: `${id} was not banned; nothing to lift.`,
-        err: expect.stringContaining('REDIS_URL is not set'),
+        err: expect.stringContaining('none of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS is set'),
       });
     });
 

@@ -39,11 +39,13 @@ const HELP = {
   revoke: `petstore keys revoke ID [--json]
     Revokes a key for good: running servers refuse it within KEY_CACHE_TTL_MS (2 s by default).`,
   unban: `petstore keys unban ID [--json]
-    Lifts the key's rate-limit ban (its counts stay). Reads REDIS_URL, like the servers.`,
+    Lifts the key's rate-limit ban (its counts stay). Reads REDIS_URL (or REDIS_CLUSTER_NODES, or REDIS_SENTINELS
+    and REDIS_SENTINEL_MASTER), like the servers.`,
   usage: `petstore keys usage ID [--days N] [--json]
     The key's plan, each window's limit, use, remaining and reset, and its ban, counting nothing; then its last use
-    and its requests per UTC day over the last N days (default ${DEFAULT_USAGE_DAYS}). Reads REDIS_URL, like the
-    servers: without it each server counts in its own memory.`,
+    and its requests per UTC day over the last N days (default ${DEFAULT_USAGE_DAYS}). Reads REDIS_URL (or
+    REDIS_CLUSTER_NODES, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER), like the servers: without Redis each server
+    counts in its own memory.`,
   audit: `petstore keys audit [ID] [--limit N] [--before CURSOR] [--json]
     Every change made to keys (or to one), newest first: when, by whom (cli, admin-api), what, each field before
     and after. Never a secret.`,
@@ -56,8 +58,8 @@ ${Object.values(HELP)
   .map((text) => `  ${text.replaceAll('\n', '\n  ')}`)
   .join('\n')}
 
-Uses DATABASE_URL (default sqlite:./data/petstore.db), DATABASE_POOL_MODE and, for keys usage and unban, REDIS_URL,
-like the server.
+Uses DATABASE_URL (default sqlite:./data/petstore.db), DATABASE_POOL_MODE and, for keys usage and unban, the server's
+Redis settings (REDIS_URL, REDIS_CLUSTER_NODES, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER).
 Changes are recorded in the audit trail with the actor "cli". Add --help to any command for its own help.`;
 
 export interface CliIo {
@@ -124,14 +126,19 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       DATABASE_URL: env['DATABASE_URL'],
       DATABASE_POOL_MODE: env['DATABASE_POOL_MODE'],
       REDIS_URL: env['REDIS_URL'],
+      REDIS_CLUSTER_NODES: env['REDIS_CLUSTER_NODES'],
+      REDIS_SENTINELS: env['REDIS_SENTINELS'],
+      REDIS_SENTINEL_MASTER: env['REDIS_SENTINEL_MASTER'],
       LOG_LEVEL: 'silent',
     });
     container = createContainer(config);
     const opened = container;
     const petStore = (): Promise<PetStore> => opened.getAsync(TOKENS.PetStore);
     const warnWithoutRedis = () => {
-      if (config.redisUrl === null) {
-        io.err('warning: REDIS_URL is not set: without Redis each server counts in its own memory, which this command cannot see.');
+      if (config.redis === null) {
+        io.err(
+          'warning: none of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS is set: without Redis each server counts in its own memory, which this command cannot see.',
+        );
       }
     };
     const showKey = (key: KeyView, json: boolean | undefined) => io.out(json ? asJson(key) : keyDetails(key));

@@ -1,0 +1,271 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { eventually } from './eventually.js';
+import { freePort } from './startPostgres.js';
+import { redisServerBinary, startRedis, waitForPort } from './startRedis.js';
+
+/** A Redis setup the server can be pointed at, as `@petstore/rate-limit-redis` and the environment name it. */
+export interface RunningRedisTopology {
+  kind: 'single' | 'cluster' | 'sentinel';
+  /** The server's and the CLI's environment for it: REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS. */
+  env: Record<string, string>;
+  /** The same, as `createRedisClient` takes it. */
+  topology:
+    | { kind: 'single'; url: string }
+    | { kind: 'cluster'; nodes: { host: string; port: number }[] }
+    | { kind: 'sentinel'; sentinels: { host: string; port: number }[]; masterName: string };
+  /** Stops every process and deletes what they stored. */
+  stop(): Promise<void>;
+}
+
+/** A setup with replicas: a master can be killed, and one of its replicas takes over. */
+export interface RunningReplicatedRedis extends RunningRedisTopology {
+  kind: 'cluster' | 'sentinel';
+  /** The port of the master that holds `key` now. */
+  masterOf(key: string): Promise<number>;
+  /** SIGKILL to the master that holds `key`; resolves once it is dead. */
+  killMasterOf(key: string): Promise<number>;
+  /** Resolves once a replica has taken over from the master on `deadPort` and the setup serves every key again. */
+  failedOver(deadPort: number, timeoutMs?: number): Promise<void>;
+}
+
+/** How long a cluster node or a Sentinel waits before it calls a silent master down: failovers take a few seconds. */
+const NODE_TIMEOUT_MS = 1_000;
+const MASTER_NAME = 'petstore';
+
+const run = promisify(execFile);
+
+export function redisCliBinary(): string | null {
+  const server = redisServerBinary();
+  const beside = server ? join(dirname(server), 'redis-cli') : null;
+  return beside && existsSync(beside) ? beside : null;
+}
+
+export function redisSentinelBinary(): string | null {
+  const server = redisServerBinary();
+  const beside = server ? join(dirname(server), 'redis-sentinel') : null;
+  return beside && existsSync(beside) ? beside : null;
+}
+
+/** One redis-cli command against a loopback port; its reply as text. */
+async function redisCli(port: number, ...args: string[]): Promise<string> {
+  const { stdout } = await run(redisCliBinary()!, ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' });
+  return stdout.trim();
+}
+
+/** Processes started for one setup, and the directory that holds their files. */
+class Processes {
+  readonly dir = mkdtempSync(join(tmpdir(), 'petstore-redis-'));
+  private readonly children = new Map<number, ChildProcess>();
+
+  async start(binary: string, port: number, args: string[]): Promise<void> {
+    const child = spawn(binary, args, { stdio: 'ignore', cwd: this.dir });
+    this.children.set(port, child);
+    await waitForPort(port, child);
+  }
+
+  async kill(port: number): Promise<void> {
+    const child = this.children.get(port);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.children.keys()].map((port) => this.kill(port)));
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const serverArgs = (port: number) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+
+/** A single redis-server, as a topology. Null when redis-server is not installed. */
+export async function startSingleRedis(): Promise<RunningRedisTopology | null> {
+  const redis = await startRedis();
+  if (!redis) return null;
+  return { kind: 'single', env: { REDIS_URL: redis.url }, topology: { kind: 'single', url: redis.url }, stop: () => redis.stop() };
+}
+
+interface ClusterNode {
+  port: number;
+  role: 'master' | 'slave';
+  failed: boolean;
+  slots: [number, number][];
+}
+
+/** CLUSTER NODES, as one node sees it. */
+async function clusterNodes(port: number): Promise<ClusterNode[]> {
+  return (await redisCli(port, 'cluster', 'nodes')).split('\n').map((line) => {
+    const [, address, flags, , , , , , ...slots] = line.split(' ');
+    return {
+      port: Number(/:(\d+)@/.exec(address!)![1]),
+      role: flags!.includes('master') ? 'master' : 'slave',
+      failed: flags!.includes('fail'),
+      slots: slots.filter((s) => /^\d/.test(s)).map((s) => s.split('-').map(Number) as [number, number]),
+    };
+  });
+}
+
+/**
+ * A Redis Cluster of 3 masters, each with one replica, on free loopback ports (redis-server --cluster-enabled,
+ * built by redis-cli --cluster create), with a 1 s node timeout so that a replica takes over within seconds.
+ * Null when redis-server or redis-cli is not installed.
+ */
+export async function startRedisCluster(): Promise<RunningReplicatedRedis | null> {
+  const server = redisServerBinary();
+  if (!server || !redisCliBinary()) return null;
+  const processes = new Processes();
+  try {
+    const free = await distinctFreePorts(12);
+    const [ports, busPorts] = [free.slice(0, 6), free.slice(6)];
+    await Promise.all(
+      ports.map((port, i) =>
+        processes.start(server, port, [
+          ...serverArgs(port),
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(processes.dir, `nodes-${port}.conf`),
+          // The cluster bus: by default the port + 10000, which may be taken or beyond 65535.
+          '--cluster-port',
+          String(busPorts[i]),
+          '--cluster-node-timeout',
+          String(NODE_TIMEOUT_MS),
+          '--dir',
+          processes.dir,
+        ]),
+      ),
+    );
+    await run(redisCliBinary()!, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
+    const alive = new Set(ports);
+    const serving = async () => {
+      for (const port of alive) {
+        if (!(await redisCli(port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
+        const nodes = await clusterNodes(port);
+        if (nodes.filter((node) => node.role === 'master' && !node.failed && node.slots.length > 0).length !== 3) return false;
+      }
+      return true;
+    };
+    await eventually(serving, { timeoutMs: 30_000, intervalMs: 100 });
+    const masterOf = async (key: string) => {
+      const slot = Number(await redisCli([...alive][0]!, 'cluster', 'keyslot', key));
+      const nodes = await clusterNodes([...alive][0]!);
+      const master = nodes.find((node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from && slot <= (to ?? from)));
+      if (!master) throw new Error(`no master serves slot ${slot} of ${key}`);
+      return master.port;
+    };
+    return {
+      kind: 'cluster',
+      env: { REDIS_CLUSTER_NODES: ports.map((port) => `127.0.0.1:${port}`).join(',') },
+      topology: { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })) },
+      masterOf,
+      killMasterOf: async (key) => {
+        const port = await masterOf(key);
+        alive.delete(port);
+        await processes.kill(port);
+        return port;
+      },
+      failedOver: async (deadPort, timeoutMs = 30_000) => {
+        await eventually(async () => (await serving()) && (await clusterNodes([...alive][0]!)).every((node) => node.port !== deadPort || node.role !== 'master' || node.failed), {
+          timeoutMs,
+          intervalMs: 100,
+        });
+      },
+      stop: () => processes.stopAll(),
+    };
+  } catch (error) {
+    await processes.stopAll();
+    throw error;
+  }
+}
+
+/**
+ * Redis Sentinel: a master, its replica and 3 Sentinels (quorum 2) on free loopback ports, watching the master
+ * under the name `petstore` and calling it down after 1 s of silence. Null when redis-server, redis-cli or
+ * redis-sentinel is not installed.
+ */
+export async function startRedisSentinel(): Promise<RunningReplicatedRedis | null> {
+  const server = redisServerBinary();
+  const sentinel = redisSentinelBinary();
+  if (!server || !sentinel || !redisCliBinary()) return null;
+  const processes = new Processes();
+  try {
+    const [master, replica, ...sentinels] = await distinctFreePorts(5);
+    await processes.start(server, master!, serverArgs(master!));
+    await processes.start(server, replica!, [...serverArgs(replica!), '--replicaof', '127.0.0.1', String(master)]);
+    await eventually(async () => (await redisCli(replica!, 'info', 'replication')).includes('master_link_status:up'), { timeoutMs: 10_000 });
+    await Promise.all(
+      sentinels.map((port) => {
+        const config = join(processes.dir, `sentinel-${port}.conf`);
+        writeFileSync(
+          config,
+          [
+            `port ${port}`,
+            'bind 127.0.0.1',
+            `dir ${processes.dir}`,
+            `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${master} 2`,
+            `sentinel down-after-milliseconds ${MASTER_NAME} ${NODE_TIMEOUT_MS}`,
+            `sentinel failover-timeout ${MASTER_NAME} 10000`,
+            '',
+          ].join('\n'),
+        );
+        return processes.start(sentinel, port, [config]);
+      }),
+    );
+    const sentinelMaster = async (port: number) => {
+      const fields = (await redisCli(port, 'sentinel', 'master', MASTER_NAME)).split('\n');
+      const field = (name: string) => fields[fields.indexOf(name) + 1];
+      return { port: Number(field('port')), flags: field('flags') ?? '', otherSentinels: Number(field('num-other-sentinels')), replicas: Number(field('num-slaves')) };
+    };
+    // Every Sentinel knows the others and the replica: a failover can be agreed on.
+    await eventually(
+      async () => {
+        for (const port of sentinels) {
+          const seen = await sentinelMaster(port);
+          if (seen.otherSentinels !== 2 || seen.replicas !== 1) return false;
+        }
+        return true;
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
+    const masterOf = async () => (await sentinelMaster(sentinels[0]!)).port;
+    return {
+      kind: 'sentinel',
+      env: { REDIS_SENTINELS: sentinels.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_MASTER: MASTER_NAME },
+      topology: { kind: 'sentinel', sentinels: sentinels.map((port) => ({ host: '127.0.0.1', port })), masterName: MASTER_NAME },
+      masterOf,
+      killMasterOf: async () => {
+        const port = await masterOf();
+        await processes.kill(port);
+        return port;
+      },
+      failedOver: async (deadPort, timeoutMs = 30_000) => {
+        await eventually(
+          async () => {
+            for (const port of sentinels) {
+              const seen = await sentinelMaster(port);
+              if (seen.port === deadPort || seen.flags !== 'master') return false;
+            }
+            return (await redisCli(await masterOf(), 'role')).startsWith('master');
+          },
+          { timeoutMs, intervalMs: 100 },
+        );
+      },
+      stop: () => processes.stopAll(),
+    };
+  } catch (error) {
+    await processes.stopAll();
+    throw error;
+  }
+}
+
+/** Free ports, all different (each freePort call may hand back one just released). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
