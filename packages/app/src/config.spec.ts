@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       databaseUrl: 'sqlite:./data/petstore.db',
       databasePoolMode: 'session',
       publicBaseUrl: null,
-      redisUrl: null,
+      redis: null,
       trustedProxyHops: 0,
       logLevel: 'info',
       ban: { strikes: 10, durationSeconds: 900 },
@@ -65,6 +65,60 @@ describe('loadConfig', () => {
     expect(message).not.toContain('xxxxxxxx');
   });
 
+  it('reads a Redis Cluster from its seed nodes, and Sentinel from the Sentinels and the master name', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002' }).redis).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b.internal', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+    });
+    expect(loadConfig({ REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_MASTER: 'mymaster' }).redis).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      masterName: 'mymaster',
+    });
+  });
+
+  it.each([
+    [{ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: 'b:7000' }, 'REDIS_CLUSTER_NODES', 'b:7000', 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://a:6379', REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_MASTER: 'm' }, 'REDIS_SENTINELS', 's:26379', 'REDIS_URL'],
+    [{ REDIS_CLUSTER_NODES: 'b:7000', REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_MASTER: 'm' }, 'REDIS_SENTINELS', 's:26379', 'REDIS_CLUSTER_NODES'],
+  ])('refuses two Redis topologies at once (%j), naming them', (env, variable, value, other) => {
+    expect(() => loadConfig(env)).toThrow(
+      expect.objectContaining({
+        variable,
+        message: `${variable}="${value}" is invalid: expected only one of REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS to be set, not ${other} as well`,
+      }),
+    );
+  });
+
+  it.each(['a', 'a:', ':7000', 'a:0', 'a:65536', 'a:7000,', 'a:7000;b:7001', 'redis://a:7000', '::1:7000', 'a b:7000'])(
+    'refuses REDIS_CLUSTER_NODES=%s and the same REDIS_SENTINELS: a comma-separated list of host:port',
+    (value) => {
+      const accepted = 'a comma-separated list of host:port, such as 10.0.0.1:6379,10.0.0.2:6379 ([::1]:6379 for IPv6)';
+      expect(() => loadConfig({ REDIS_CLUSTER_NODES: value })).toThrow(
+        `REDIS_CLUSTER_NODES=${JSON.stringify(value)} is invalid: expected ${accepted}`,
+      );
+      expect(() => loadConfig({ REDIS_SENTINELS: value, REDIS_SENTINEL_MASTER: 'm' })).toThrow(
+        `REDIS_SENTINELS=${JSON.stringify(value)} is invalid: expected ${accepted}`,
+      );
+    },
+  );
+
+  it.each([
+    [{ REDIS_SENTINELS: 's:26379' }, 'REDIS_SENTINEL_MASTER=""', 'the name the Sentinels watch the master under'],
+    [{ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_MASTER: 'my master' }, 'REDIS_SENTINEL_MASTER="my master"', 'the name the Sentinels watch'],
+    [{ REDIS_SENTINEL_MASTER: 'mymaster' }, 'REDIS_SENTINEL_MASTER="mymaster"', 'REDIS_SENTINELS to be set too'],
+    [{ REDIS_URL: 'redis://a:6379', REDIS_SENTINEL_MASTER: 'mymaster' }, 'REDIS_SENTINEL_MASTER="mymaster"', 'REDIS_SENTINELS to be set too'],
+  ])('refuses Sentinel settings that do not name a master, or a master without Sentinels (%j)', (env, shown, expected) => {
+    expect(() => loadConfig(env)).toThrow(`${shown} is invalid: expected ${expected}`);
+  });
+
   it('counts trusted proxy hops: TRUST_PROXY=true is one, TRUST_PROXY_HOPS says how many', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
     expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
@@ -107,7 +161,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://u:p@db:5432/petstore',
       databasePoolMode: 'transaction',
       publicBaseUrl: 'https://api.example.com/v1',
-      redisUrl: 'redis://cache:6379/0',
+      redis: { kind: 'single', url: 'redis://cache:6379/0' },
       trustedProxyHops: 1,
       logLevel: 'warn',
       ban: { strikes: 5, durationSeconds: 60 },

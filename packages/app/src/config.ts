@@ -158,7 +158,11 @@ function redisTopology(env: Env): RedisTopology | null {
   if (set[0] === 'REDIS_CLUSTER_NODES') return { kind: 'cluster', nodes: redisNodes('REDIS_CLUSTER_NODES', env['REDIS_CLUSTER_NODES']!) };
   const sentinels = redisNodes('REDIS_SENTINELS', env['REDIS_SENTINELS']!);
   if (!/^[A-Za-z0-9._-]+$/.test(master)) {
-    throw new ConfigError('REDIS_SENTINEL_MASTER', master, 'the name the Sentinels watch the master under (letters, digits, . _ -), such as mymaster');
+    throw new ConfigError(
+      'REDIS_SENTINEL_MASTER',
+      master,
+      'the name the Sentinels watch the master under (letters, digits, . _ -), such as mymaster',
+    );
   }
   return { kind: 'sentinel', sentinels, masterName: master };
 }

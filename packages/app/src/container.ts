@@ -139,7 +139,10 @@ function rateLimitModule(config: Config): ContainerModule {
     bind(TOKENS.RateLimitStore).toService(REDIS_RATE_LIMIT_STORE);
     bind(TOKENS.ReadinessChecks).toResolvedValue((store: RedisRateLimitStore) => () => store.ping(), [REDIS_RATE_LIMIT_STORE]);
     bind(TOKENS.Closers).toResolvedValue(
-      (redis: RedisClient) => async () => void (await redis.quit().catch(() => redis.disconnect())),
+      async (redis: RedisClient) => {
+        const { closeRedisClient } = await redisAdapter();
+        return () => closeRedisClient(redis);
+      },
       [TOKENS.Redis],
     );
   });

@@ -257,6 +257,8 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
       ['DATABASE_URL', 'mongodb://x/y'],
       ['DATABASE_POOL_MODE', 'statement'],
       ['PUBLIC_BASE_URL', 'ftp://x/v1'],
+      ['REDIS_CLUSTER_NODES', '10.0.0.1:7000;10.0.0.2:7000'],
+      ['REDIS_SENTINELS', '10.0.0.1'],
     ] as const) {
       const result = await runNodeProcess(SERVER_ENTRY, [], { [name]: value });
       expect(result.code).toBe(2);

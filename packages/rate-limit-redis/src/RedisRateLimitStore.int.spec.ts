@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
 import { describeWithEachRedisTopology, describeWithRedis } from '@petstore/test-support/jest';
-import { createRedisClient, whenReady, type RedisClient } from './createRedisClient.js';
+import { closeRedisClient, createRedisClient, whenReady, type RedisClient } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';
 
 // Every script and command names one subject's keys (one hash slot): the contract holds on each topology.
@@ -13,7 +13,7 @@ describeWithEachRedisTopology('the RateLimitStore contract', (redis) => {
     client = createRedisClient(redis().topology);
     expect(await whenReady(client, 10_000)).toBe(true);
   }, 30_000);
-  afterAll(async () => void (await client?.quit().catch(() => client.disconnect())));
+  afterAll(async () => void (client && (await closeRedisClient(client))));
 
   describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client) }));
 });

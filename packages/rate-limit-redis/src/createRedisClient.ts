@@ -84,3 +84,12 @@ export function whenReady(redis: RedisClient, timeoutMs = 2_000): Promise<boolea
     redis.once('ready', onReady);
   });
 }
+
+/**
+ * Closes the client for good: QUIT (what was sent is answered first), then disconnect, which also closes what QUIT
+ * leaves open (the Sentinel client's subscriptions to every Sentinel).
+ */
+export async function closeRedisClient(redis: RedisClient): Promise<void> {
+  await redis.quit().catch(() => undefined);
+  redis.disconnect();
+}

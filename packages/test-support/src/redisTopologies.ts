@@ -154,7 +154,9 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
     const masterOf = async (key: string) => {
       const slot = Number(await redisCli([...alive][0]!, 'cluster', 'keyslot', key));
       const nodes = await clusterNodes([...alive][0]!);
-      const master = nodes.find((node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from && slot <= (to ?? from)));
+      const master = nodes.find(
+        (node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from && slot <= (to ?? from)),
+      );
       if (!master) throw new Error(`no master serves slot ${slot} of ${key}`);
       return master.port;
     };
@@ -170,10 +172,15 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
         return port;
       },
       failedOver: async (deadPort, timeoutMs = 30_000) => {
-        await eventually(async () => (await serving()) && (await clusterNodes([...alive][0]!)).every((node) => node.port !== deadPort || node.role !== 'master' || node.failed), {
-          timeoutMs,
-          intervalMs: 100,
-        });
+        await eventually(
+          async () =>
+            (await serving()) &&
+            (await clusterNodes([...alive][0]!)).every((node) => node.port !== deadPort || node.role !== 'master' || node.failed),
+          {
+            timeoutMs,
+            intervalMs: 100,
+          },
+        );
       },
       stop: () => processes.stopAll(),
     };
@@ -219,7 +226,12 @@ export async function startRedisSentinel(): Promise<RunningReplicatedRedis | nul
     const sentinelMaster = async (port: number) => {
       const fields = (await redisCli(port, 'sentinel', 'master', MASTER_NAME)).split('\n');
       const field = (name: string) => fields[fields.indexOf(name) + 1];
-      return { port: Number(field('port')), flags: field('flags') ?? '', otherSentinels: Number(field('num-other-sentinels')), replicas: Number(field('num-slaves')) };
+      return {
+        port: Number(field('port')),
+        flags: field('flags') ?? '',
+        otherSentinels: Number(field('num-other-sentinels')),
+        replicas: Number(field('num-slaves')),
+      };
     };
     // Every Sentinel knows the others and the replica: a failover can be agreed on.
     await eventually(
