@@ -7,6 +7,8 @@ import { describeWithRedisCluster, describeWithRedisSentinel, type RunningReplic
 import { auth, burstUntilLimited } from './testing/api.js';
 
 const ADMIN_TOKEN = 'a'.repeat(32);
+/** The server's Redis command timeout: a request sent to a lost master gets its answer by then. */
+const REDIS_COMMAND_TIMEOUT_MS = 2_000;
 
 interface Window {
   name: string;
@@ -84,25 +86,23 @@ for (const [describeOn, setup] of [
     it('answers 200 for keys whose counters live on every master, counting each request once', async () => {
       for (const key of await keysOnEveryMaster()) {
         for (let i = 0; i < 3; i++) expect(await get(key.secret)).toEqual({ status: 200, code: null, retryAfter: null });
-        expect((await usage(key.secret)).windows.map((w) => w.used)).toEqual([3, 3]);
+        expect((await usage(key.secret)).windows[1]).toMatchObject({ name: 'day', used: 3 });
       }
     }, 60_000);
 
     it('lets the CLI read a key usage and lift its ban', async () => {
-      const { id, secret } = await newKey(1);
+      // One a day, so that where the clock is inside a minute does not matter.
+      const { id, secret } = await newKey(1, 1);
       expect((await get(secret)).status).toBe(200);
       // One strike bans (BAN_STRIKES=1): the 429 that ends the window, then key_banned.
       expect(await get(secret)).toMatchObject({ status: 429, code: 'rate_limited' });
       expect(await get(secret)).toMatchObject({ status: 429, code: 'key_banned' });
       const shown = JSON.parse(await cli('keys', 'usage', id, '--json')) as { windows: Window[]; bannedUntil: number | null };
-      expect(shown.windows.map((w) => [w.name, w.used])).toEqual([
-        ['minute', 1],
-        ['day', 1],
-      ]);
+      expect(shown.windows[1]).toMatchObject({ name: 'day', used: 1, remaining: 0 });
       expect(shown.bannedUntil).toBeGreaterThan(Date.now() / 1000);
       expect(await cli('keys', 'unban', id)).toBe(`Lifted the ban on ${id}.\n`);
       expect((await usage(secret)).bannedUntil).toBeNull();
-      expect((await get(secret)).code).toBe('rate_limited');
+      expect(await get(secret)).toMatchObject({ status: 429, code: 'rate_limited' });
     }, 60_000);
 
     it('rides out the loss of a master: 503 with Retry-After until a replica takes over, then exact limits again, nobody banned or charged', async () => {
@@ -111,7 +111,10 @@ for (const [describeOn, setup] of [
       // A key on the same master, to count its limit after the failover, and one whose counters live on another
       // (on Sentinel there is one master: the same one).
       let limited = await newKey(20);
-      while ((await redis().masterOf(banRecordOf(limited.id))) !== master) limited = await newKey(20);
+      for (let tries = 1; (await redis().masterOf(banRecordOf(limited.id))) !== master; tries++) {
+        expect(tries).toBeLessThan(40);
+        limited = await newKey(20);
+      }
       const keys = await keysOnEveryMaster();
       const onAnother = keys.find((key) => key.master !== master) ?? keys[0]!;
       const before = await Promise.all([1, 2, 3, 4, 5].map(() => fetch(`${server.url}/pets?limit=1`, { headers: auth(limited.secret) })));
@@ -130,34 +133,25 @@ for (const [describeOn, setup] of [
         }),
       );
       await eventually(() => answers.length > 20);
-      const killedAt = Date.now();
       const dead = await redis().killMasterOf(banRecordOf(loaded.id));
+      let promotedAt = Infinity;
       try {
         await redis().failedOver(dead);
-        const promotedAt = Date.now();
+        promotedAt = Date.now();
         // Without a restart: the server finds the new master by itself.
-        await eventually(() => answers.some(({ key, at, answer }) => key === loaded.id && at > promotedAt && answer.status === 200), {
-          timeoutMs: 15_000,
-        });
-        const answeredAt = Date.now();
-        await eventually(() => answers.filter(({ at }) => at > answeredAt).length > 20);
-        running = false;
-        await load;
-        const recovered = answers.filter(({ at }) => at > answeredAt);
-        expect(recovered.every(({ answer }) => answer.status === 200)).toBe(true);
-        process.stdout.write(
-          `${setup}: master killed, replica promoted after ${promotedAt - killedAt} ms, served again after ${answeredAt - killedAt} ms\n`,
-        );
+        await eventually(() => answers.filter(({ at }) => at > promotedAt + REDIS_COMMAND_TIMEOUT_MS).length >= 20, { timeoutMs: 15_000 });
       } finally {
         running = false;
         await load;
       }
 
-      // Meanwhile: 200, or 503 service_unavailable with Retry-After; nothing else.
-      const failures = answers.filter(({ answer }) => answer.status !== 200);
-      for (const { answer } of failures) expect(answer).toEqual({ status: 503, code: 'service_unavailable', retryAfter: '5' });
-      const last503 = Math.max(killedAt, ...failures.map(({ at }) => at));
-      process.stdout.write(`${setup}: ${failures.length} of ${answers.length} answers 503, the last ${last503 - killedAt} ms after the kill\n`);
+      // Meanwhile 200, or 503 service_unavailable with Retry-After; only 200 once a request sent to the lost master
+      // before the promotion has timed out.
+      for (const { answer } of answers.filter(({ answer }) => answer.status !== 200)) {
+        expect(answer).toEqual({ status: 503, code: 'service_unavailable', retryAfter: '5' });
+      }
+      const after = answers.filter(({ at }) => at > promotedAt + REDIS_COMMAND_TIMEOUT_MS).map(({ answer }) => answer.status);
+      expect(after).toEqual(after.map(() => 200));
 
       // Nobody banned, nobody charged for a 503: the day's count is at most the 200s it was answered.
       for (const key of [loaded, onAnother]) {
