@@ -94,7 +94,8 @@ interface ClusterNode {
   port: number;
   role: 'master' | 'slave';
   failed: boolean;
-  slots: [number, number][];
+  /** Slot ranges: [from, to], or [slot] for one. */
+  slots: number[][];
 }
 
 /** CLUSTER NODES, as one node sees it. */
@@ -105,7 +106,7 @@ async function clusterNodes(port: number): Promise<ClusterNode[]> {
       port: Number(/:(\d+)@/.exec(address!)![1]),
       role: flags!.includes('master') ? 'master' : 'slave',
       failed: flags!.includes('fail'),
-      slots: slots.filter((s) => /^\d/.test(s)).map((s) => s.split('-').map(Number) as [number, number]),
+      slots: slots.filter((s) => /^\d/.test(s)).map((s) => s.split('-').map(Number)),
     };
   });
 }
@@ -142,6 +143,7 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
     );
     await run(redisCliBinary()!, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
     const alive = new Set(ports);
+    const anyAlive = () => [...alive][0]!;
     const serving = async () => {
       for (const port of alive) {
         if (!(await redisCli(port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
@@ -150,12 +152,18 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
       }
       return true;
     };
-    await eventually(serving, { timeoutMs: 30_000, intervalMs: 100 });
+    // Serving, and every replica has its master's data: each can take over.
+    const replicated = async () => {
+      const replicas = (await clusterNodes(ports[0]!)).filter((node) => node.role === 'slave');
+      for (const { port } of replicas) if (!(await redisCli(port, 'info', 'replication')).includes('master_link_status:up')) return false;
+      return replicas.length === 3 && serving();
+    };
+    await eventually(replicated, { timeoutMs: 30_000, intervalMs: 100 });
     const masterOf = async (key: string) => {
-      const slot = Number(await redisCli([...alive][0]!, 'cluster', 'keyslot', key));
-      const nodes = await clusterNodes([...alive][0]!);
+      const slot = Number(await redisCli(anyAlive(), 'cluster', 'keyslot', key));
+      const nodes = await clusterNodes(anyAlive());
       const master = nodes.find(
-        (node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from && slot <= (to ?? from)),
+        (node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from! && slot <= (to ?? from!)),
       );
       if (!master) throw new Error(`no master serves slot ${slot} of ${key}`);
       return master.port;
@@ -172,15 +180,9 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
         return port;
       },
       failedOver: async (deadPort, timeoutMs = 30_000) => {
-        await eventually(
-          async () =>
-            (await serving()) &&
-            (await clusterNodes([...alive][0]!)).every((node) => node.port !== deadPort || node.role !== 'master' || node.failed),
-          {
-            timeoutMs,
-            intervalMs: 100,
-          },
-        );
+        const deadIsNoMaster = async () =>
+          !(await clusterNodes(anyAlive())).some((node) => node.port === deadPort && node.role === 'master' && !node.failed);
+        await eventually(async () => (await serving()) && deadIsNoMaster(), { timeoutMs, intervalMs: 100 });
       },
       stop: () => processes.stopAll(),
     };
