@@ -7,8 +7,12 @@ import { describeWithRedisCluster, describeWithRedisSentinel, type RunningReplic
 import { auth, burstUntilLimited } from './testing/api.js';
 
 const ADMIN_TOKEN = 'a'.repeat(32);
-/** The server's Redis command timeout: a request sent to a lost master gets its answer by then. */
-const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+/**
+ * Every request sent this long after the promotion is answered 200: one sent to the lost master before it has its
+ * answer within the server's 2 s Redis command timeout, and the client moves to the new master well within it (1 s
+ * more for a loaded machine).
+ */
+const SERVED_AGAIN_WITHIN_MS = 3_000;
 
 interface Window {
   name: string;
@@ -139,18 +143,17 @@ for (const [describeOn, setup] of [
         await redis().failedOver(dead);
         promotedAt = Date.now();
         // Without a restart: the server finds the new master by itself.
-        await eventually(() => answers.filter(({ at }) => at > promotedAt + REDIS_COMMAND_TIMEOUT_MS).length >= 20, { timeoutMs: 15_000 });
+        await eventually(() => answers.filter(({ at }) => at > promotedAt + SERVED_AGAIN_WITHIN_MS).length >= 20, { timeoutMs: 15_000 });
       } finally {
         running = false;
         await load;
       }
 
-      // Meanwhile 200, or 503 service_unavailable with Retry-After; only 200 once a request sent to the lost master
-      // before the promotion has timed out.
+      // Meanwhile 200, or 503 service_unavailable with Retry-After; then only 200.
       for (const { answer } of answers.filter(({ answer }) => answer.status !== 200)) {
         expect(answer).toEqual({ status: 503, code: 'service_unavailable', retryAfter: '5' });
       }
-      const after = answers.filter(({ at }) => at > promotedAt + REDIS_COMMAND_TIMEOUT_MS).map(({ answer }) => answer.status);
+      const after = answers.filter(({ at }) => at > promotedAt + SERVED_AGAIN_WITHIN_MS).map(({ answer }) => answer.status);
       expect(after).toEqual(after.map(() => 200));
 
       // Nobody banned, nobody charged for a 503: the day's count is at most the 200s it was answered.
