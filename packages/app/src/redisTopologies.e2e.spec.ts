@@ -104,6 +104,10 @@ for (const [describeOn, setup] of [
       const shown = JSON.parse(await cli('keys', 'usage', id, '--json')) as { windows: Window[]; bannedUntil: number | null };
       expect(shown.windows[1]).toMatchObject({ name: 'day', used: 1, remaining: 0 });
       expect(shown.bannedUntil).toBeGreaterThan(Date.now() / 1000);
+      // The list reads every key's ban (the keys of the test before: on every master), one slot each.
+      const listed = JSON.parse(await cli('keys', 'list', '--limit', '100', '--json')) as { keys: { id: string; bannedUntil: string | null }[] };
+      expect(listed.keys.length).toBeGreaterThan(1);
+      expect(listed.keys.filter((key) => key.bannedUntil !== null).map((key) => key.id)).toEqual([id]);
       expect(await cli('keys', 'unban', id)).toBe(`Lifted the ban on ${id}.\n`);
       expect((await usage(secret)).bannedUntil).toBeNull();
       expect(await get(secret)).toMatchObject({ status: 429, code: 'rate_limited' });
