@@ -1,0 +1,43 @@
+import Router, { type RouterMiddleware } from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Operation } from '../operations/Operation.js';
+
+/** The middleware that answers each kind of request under the prefix; the last one of each never calls `next`. */
+export interface RouteHandlers<O extends Operation> {
+  /** A request for `operation`. */
+  operation(operation: O): Middleware[];
+  /** A known path asked with a method it does not answer (`OPTIONS` included); `allow` lists those it does. */
+  methods(allow: string): Middleware[];
+  /** Any other path under the prefix (`404`). */
+  none: Middleware[];
+}
+
+/** `/pets/{petId}` (OpenAPI) as @koa/router writes it: `/pets/:petId`. */
+const routerPath = (template: string) => template.replace(/\{([^}]+)\}/g, ':$1');
+
+/**
+ * The routes of the declared operations under `prefix`, as a @koa/router router (public API only): one route per
+ * operation, named by its operation id (a GET also answers HEAD); after them, one route per path for every other
+ * method (`405` and `OPTIONS`, with the methods the path answers); last, one for any other path under the prefix.
+ * Every route's handler answers without calling `next`, so the first route that matches a request is the one that
+ * runs, whether the router is used on its own or mounted in another (`router.use(api)`), and it is matched once.
+ * Matching is exact: case-sensitive (`sensitive`), no trailing slash (`strict`), the path as it is written (no
+ * percent-decoding before matching); path parameters are percent-decoded, and left as they are when that fails.
+ */
+export function operationRouter<O extends Operation>(prefix: string, operations: readonly O[], handlers: RouteHandlers<O>): Router {
+  const router = new Router({ prefix, sensitive: true, strict: true });
+  const stack = (middleware: Middleware[]) => middleware as RouterMiddleware[];
+  for (const path of new Set(operations.map((operation) => operation.path))) {
+    const onPath = operations.filter((operation) => operation.path === path);
+    for (const operation of onPath) {
+      const middleware = stack(handlers.operation(operation));
+      if (operation.method === 'GET') router.get(operation.operationId, routerPath(path), ...middleware);
+      else if (operation.method === 'POST') router.post(operation.operationId, routerPath(path), ...middleware);
+      else router.patch(operation.operationId, routerPath(path), ...middleware);
+    }
+    const answered = onPath.flatMap((operation) => (operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method]));
+    router.all(routerPath(path), ...stack(handlers.methods([...new Set(answered), 'OPTIONS'].join(', '))));
+  }
+  router.all('{/*rest}', ...stack(handlers.none));
+  return router;
+}
