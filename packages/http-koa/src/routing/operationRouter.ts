@@ -38,6 +38,7 @@ export function operationRouter<O extends Operation>(prefix: string, operations:
     const answered = onPath.flatMap((operation) => (operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method]));
     router.all(routerPath(path), ...stack(handlers.methods([...new Set(answered), 'OPTIONS'].join(', '))));
   }
-  router.all('{/*rest}', ...stack(handlers.none));
+  // `{/}`: the prefix alone with a trailing slash (`/v1/`) is under the prefix too.
+  router.all('{/*rest}{/}', ...stack(handlers.none));
   return router;
 }
