@@ -43,7 +43,6 @@ async function runDredd(documentFile: string, base: string, credential: string, 
     {},
     120_000,
   );
-  // eslint-disable-next-line no-control-regex
   const output = (result.stdout + result.stderr).replace(/\u001b\[[0-9;]*m/g, '');
   const summary = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped/.exec(output);
   const [passing, failing, errors] = summary?.slice(1).map(Number) ?? [];
@@ -95,7 +94,10 @@ describe('the admin OpenAPI document through third-party tools', () => {
     work = mkdtempSync(join(tmpdir(), 'petstore-admin-openapi-'));
     server = await spawnServer({ DATABASE_URL: `sqlite:${join(work, 'pets.db')}`, LOG_LEVEL: 'warn', ADMIN_TOKEN: adminToken, ADMIN_PORT: '0' });
     documentFile = join(work, 'admin-openapi.json');
-    writeFileSync(documentFile, await (await fetch(`${server.adminUrl!}/openapi.json`, { headers: { Authorization: `Bearer ${adminToken}` } })).text());
+    writeFileSync(
+      documentFile,
+      await (await fetch(`${server.adminUrl!}/openapi.json`, { headers: { Authorization: `Bearer ${adminToken}` } })).text(),
+    );
   }, 90_000);
 
   afterAll(async () => {

@@ -8,7 +8,9 @@ const baseOf = (transaction) =>
   `${transaction.protocol}//${transaction.host}:${transaction.port}${transaction.fullPath.slice(0, transaction.fullPath.length - transaction.request.uri.length)}`;
 
 const header = (transaction, name) =>
-  Object.entries(transaction.request.headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1]?.trim();
+  Object.entries(transaction.request.headers)
+    .find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1]
+    ?.trim();
 
 function setHeader(transaction, name, value) {
   for (const key of Object.keys(transaction.request.headers)) if (key.toLowerCase() === name.toLowerCase()) delete transaction.request.headers[key];

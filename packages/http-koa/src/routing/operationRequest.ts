@@ -45,18 +45,15 @@ export const queryOf = (ctx: Context): Record<string, string | string[]> =>
   ctx.querystring === '' ? {} : (parseQuery(ctx.querystring) as Record<string, string | string[]>);
 
 /** What the operation the router found gets to read: its parameters, its query, its body (if any), its headers. */
-export function operationRequest(
-  ctx: Context,
-  query: Readonly<Record<string, string | string[]>>,
-  body: JsonBody = NO_BODY,
-): OperationRequest {
+export function operationRequest(ctx: Context, query: Readonly<Record<string, string | string[]>>, body: JsonBody = NO_BODY): OperationRequest {
   const { params } = ctx as RouterContext;
   return { params, query, body: body.value, numberLiterals: body.numberLiterals, header: headerOf(ctx) };
 }
 
 /** A known path asked with a method it does not answer: `405` with `Allow`, or `OPTIONS`' `204` with `Allow`. */
 export function answerMethods(ctx: Context, allow: string): void {
-  if (ctx.method !== 'OPTIONS') throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${allow}.`, { Allow: allow });
+  if (ctx.method !== 'OPTIONS')
+    throw new HttpError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}: use ${allow}.`, { Allow: allow });
   ctx.set('Allow', allow);
   ctx.status = 204;
 }
