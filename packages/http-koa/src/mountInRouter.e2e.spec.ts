@@ -1,15 +1,20 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import Router from '@koa/router';
+import Router, { type RouterOptions } from '@koa/router';
 import { createPetStore, type PetStore } from '@petstore/core';
 import { inMemoryPorts } from '@petstore/core/testing';
 import Koa from 'koa';
 import { createPetsApi, type PetsApi } from './createPetsApi.js';
 
 /** A host app as embedders write it: their own @koa/router with routes of their own, and the API mounted in it. */
-async function hostApp(mount: (router: Router) => void, test: (base: string, secret: string) => Promise<void>, store: PetStore): Promise<void> {
+async function hostApp(
+  mount: (router: Router) => void,
+  test: (base: string, secret: string) => Promise<void>,
+  store: PetStore,
+  options: RouterOptions = {},
+): Promise<void> {
   const { secret } = await store.issueApiKey.execute({ plan: 'free', scopes: ['pets:read', 'pets:write'] }, 'cli');
-  const router = new Router();
+  const router = new Router(options);
   router.get('/hello', (ctx) => {
     ctx.body = { hello: 'from the host app' };
   });
@@ -102,6 +107,16 @@ describe('mounting the API in a host app with @koa/router', () => {
       (router) => router.use('/api/v1', api(store, 'https://shelter.example/api/v1', '')),
       (root, secret) => expectInterfaceUnder(root, '/api/v1', secret),
       store,
+    );
+  }, 30_000);
+
+  it("a host router that runs only the most specific route (exclusive: 'specificity') serves it the same", async () => {
+    const store = newStore();
+    await hostApp(
+      (router) => router.use(api(store, 'https://shelter.example/v1')),
+      (root, secret) => expectInterfaceUnder(root, '/v1', secret),
+      store,
+      { exclusive: 'specificity' },
     );
   }, 30_000);
 
