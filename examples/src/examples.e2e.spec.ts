@@ -25,6 +25,16 @@ describe('the examples of the docs', () => {
         /^\{ hello: 'from the host app' \}$/m,
       ],
     ],
+    [
+      'mount-in-koa-router.js',
+      "mounts the API in the host app's @koa/router router under a mount path, beside the host's routes",
+      [
+        /^201 http:\/\/127\.0\.0\.1:\d+\/api\/v1\/pets\/1$/m,
+        /^200 \{ id: 1, name: 'Rex', categoryId: 1, status: 'available' \}$/m,
+        /^405 for DELETE, as the API answers it$/m,
+        /^\{ hello: 'from the host app' \}$/m,
+      ],
+    ],
     ['swap-an-adapter.js', 'starts the whole server with an adapter rebound, and stops it', [/^\/livez answers 200$/m]],
     [
       'own-typeorm-datasource.js',

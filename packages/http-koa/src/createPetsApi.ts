@@ -1,7 +1,7 @@
 import cors from '@koa/cors';
+import type Router from '@koa/router';
 import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
-import compose from 'koa-compose';
 import { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/ListingPages.js';
 import { admission } from './middleware/admission.js';
 import { deprecationHeaders } from './middleware/deprecation.js';
@@ -16,8 +16,9 @@ import { getPet } from './operations/getPet.js';
 import { getRateLimit } from './operations/getRateLimit.js';
 import { listPets } from './operations/listPets.js';
 import type { PetsOperation } from './operations/Operation.js';
-import { answerWithoutOperation, operationRequest, unknownQueryParameters } from './routing/operationRequest.js';
-import { routeTable } from './routing/routeTable.js';
+import { notFound } from './middleware/notFound.js';
+import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from './routing/operationRequest.js';
+import { operationRouter } from './routing/operationRouter.js';
 
 /** The use cases the interface calls (a `PetStore` from core's `createPetStore`), and its public base. */
 export type PetsApiDeps = PetStore & {
@@ -26,7 +27,10 @@ export type PetsApiDeps = PetStore & {
 };
 
 export interface PetsApiOptions {
-  /** Where the API is mounted in the Koa app; default `/v1`. Matching is exact: case-sensitive, no trailing slash. */
+  /**
+   * The path of the interface; default `/v1`. Mounted in a router at a path (`router.use('/api', api)`), that path
+   * comes first (`/api/v1`); `''` leaves the whole path to it. Matching is exact: case-sensitive, no trailing slash.
+   */
   prefix?: string;
   /** Browser origins allowed by CORS (exact `scheme://host[:port]`); default none. */
   corsOrigins?: readonly string[];
@@ -45,8 +49,11 @@ export interface PetsApiOptions {
   fullPageCache?: FullPageCacheOptions | false;
 }
 
-/** The `/v1` interface as one Koa middleware, and the OpenAPI document that describes it. */
-export type PetsApi = Middleware & { readonly openApiDocument: object };
+/**
+ * The `/v1` interface as the middleware of a @koa/router router (`router.routes()`), for `app.use(api)` or
+ * `router.use(api)`, and the OpenAPI document that describes it.
+ */
+export type PetsApi = ReturnType<Router['routes']> & { readonly openApiDocument: object };
 
 /** The response headers a browser page may read (CORS): every header the document describes. */
 export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
@@ -64,9 +71,10 @@ function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document:
 }
 
 /**
- * The whole `/v1` interface as one Koa middleware, for `app.use(...)` in any Koa app: requests under `prefix` are
- * answered here (errors as the Error body, authentication, rate limits and their headers, CORS, the operations and
- * the OpenAPI document), anything else goes on to the next middleware. Everything is derived from the operations'
+ * The whole `/v1` interface as a @koa/router router's middleware, for `app.use(api)` in any Koa app or
+ * `router.use(api)` / `router.use('/path', api)` in the app's own router: requests under `prefix` are answered here
+ * (errors as the Error body, authentication, rate limits and their headers, CORS, the operations and the OpenAPI
+ * document), anything else goes on to the next middleware. Everything is derived from the operations'
  * declarations: the routes, `405` and `Allow`, `OPTIONS`, the deprecation headers, CORS methods, the document.
  */
 export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): PetsApi {
@@ -92,60 +100,58 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     ],
   });
 
-  const route = routeTable(prefix, operations);
   const { admit, confirm, refund } = admission(deps, options.trustedProxyHops ?? 0);
-  const markDeprecated = new Map(
-    operations.flatMap((op) => (op.deprecated ? [[op, deprecationHeaders(op.deprecated, deps.publicBaseUrl)] as const] : [])),
-  );
 
-  async function answer(ctx: Context): Promise<void> {
-    const found = route(ctx.method, ctx.url);
-    if (found.kind !== 'operation') {
-      // OPTIONS only describes a path (preflight or `Allow`): without credentials it needs no key and consumes no
-      // quota; with a key it is counted like any request and carries the rate-limit headers.
-      if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted', undefined);
-      answerWithoutOperation(ctx, found);
-      return;
-    }
-    const { operation } = found;
-    ctx.state['route'] = prefix + operation.path;
-    const unknown = unknownQueryParameters(operation, found.query);
-    markDeprecated.get(operation)?.(ctx);
-    const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission, operation.scope);
-    try {
-      // After admission, like every other invalid request: counted, and answered with the key's quota.
-      if (unknown !== null) throw unknown;
-      let body: JsonBody | undefined;
-      if (operation.requestBody) {
-        body = await readJsonBody(ctx);
-        // The body may have taken long to arrive: the key is checked again before anything is stored.
-        if (admitted) await confirm(ctx, operation.scope, admitted);
+  /** The middleware that answers `operation`, built once: its route, its deprecation headers. */
+  function answerOperation(operation: PetsOperation): Middleware {
+    const route = prefix + operation.path;
+    const markDeprecated = operation.deprecated ? deprecationHeaders(operation.deprecated, deps.publicBaseUrl) : undefined;
+    return async function answer(ctx: Context): Promise<void> {
+      ctx.state['route'] = route;
+      const query = queryOf(ctx);
+      const unknown = unknownQueryParameters(operation, query);
+      markDeprecated?.(ctx);
+      const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission, operation.scope);
+      try {
+        // After admission, like every other invalid request: counted, and answered with the key's quota.
+        if (unknown !== null) throw unknown;
+        let body: JsonBody | undefined;
+        if (operation.requestBody) {
+          body = await readJsonBody(ctx);
+          // The body may have taken long to arrive: the key is checked again before anything is stored.
+          if (admitted) await confirm(ctx, operation.scope, admitted);
+        }
+        await operation.run(ctx, operationRequest(ctx, query, body));
+      } catch (error) {
+        // Refused because a dependency is down: the quota is given back before the client sees the 503.
+        if (admitted && DomainError.is(error) && error.code === 'service_unavailable') await refund(ctx, admitted);
+        throw error;
       }
-      await operation.run(ctx, operationRequest(ctx, found, body));
-    } catch (error) {
-      // Refused because a dependency is down: the quota is given back before the client sees the 503.
-      if (admitted && DomainError.is(error) && error.code === 'service_unavailable') await refund(ctx, admitted);
-      throw error;
-    }
+    };
   }
+
+  // OPTIONS only describes a path (preflight or `Allow`): without credentials it needs no key and consumes no quota;
+  // with a key it is counted like any request and carries the rate-limit headers. So is a request with no route.
+  const admitWithoutOperation = async (ctx: Context) => {
+    if (!(ctx.method === 'OPTIONS' && ctx.get('Authorization') === '')) await admit(ctx, 'counted', undefined);
+  };
+  const answerOtherMethods =
+    (allow: string): Middleware =>
+    async (ctx) => {
+      await admitWithoutOperation(ctx);
+      answerMethods(ctx, allow);
+    };
+  const answerNoRoute: Middleware = async (ctx, next) => {
+    await admitWithoutOperation(ctx);
+    return notFound(ctx, next);
+  };
 
   const allowedOrigins = new Set(options.corsOrigins ?? []);
   const corsMethods = [...new Set(operations.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'];
-  // @koa/cors answers a preflight itself, before any route, naming every method of the interface: a known path's
-  // preflight gets its `Allow`, as on every OPTIONS, and names only the methods that path answers.
-  const allowOnPreflight: Middleware = async (ctx, next) => {
-    const found = ctx.method === 'OPTIONS' ? route('OPTIONS', ctx.url) : undefined;
-    if (found?.kind !== 'methods') return next();
-    ctx.set('Allow', found.allow);
-    await next();
-    if (ctx.response.get('Access-Control-Allow-Methods') !== '') ctx.set('Access-Control-Allow-Methods', found.allow.replaceAll(' ', ''));
-  };
-  const chain = compose<Context>([
-    errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime()),
-    ...(allowedOrigins.size === 0
+  const corsAnswers: Middleware[] =
+    allowedOrigins.size === 0
       ? []
       : [
-          allowOnPreflight,
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
             allowMethods: corsMethods,
@@ -153,10 +159,23 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
             exposeHeaders: [...EXPOSED_HEADERS],
             maxAge: 600,
           }),
-        ]),
-    answer,
-  ]);
+        ];
+  // @koa/cors answers a preflight itself, naming every method of the interface: a known path's preflight gets its
+  // `Allow`, as on every OPTIONS, and names only the methods that path answers.
+  const allowOnPreflight =
+    (allow: string): Middleware =>
+    async (ctx, next) => {
+      if (ctx.method !== 'OPTIONS') return next();
+      ctx.set('Allow', allow);
+      await next();
+      if (ctx.response.get('Access-Control-Allow-Methods') !== '') ctx.set('Access-Control-Allow-Methods', allow.replaceAll(' ', ''));
+    };
+  const errors = errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime());
 
-  const petsApi: Middleware = (ctx, next) => (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? chain(ctx) : next());
-  return Object.assign(petsApi, { openApiDocument: document });
+  const router = operationRouter(prefix, operations, {
+    operation: (operation) => [errors, ...corsAnswers, answerOperation(operation)],
+    methods: (allow) => [errors, ...(corsAnswers.length === 0 ? [] : [allowOnPreflight(allow), ...corsAnswers]), answerOtherMethods(allow)],
+    none: [errors, ...corsAnswers, answerNoRoute],
+  });
+  return Object.assign(router.routes(), { openApiDocument: document });
 }

@@ -75,7 +75,7 @@ describe('HTTP protocol behaviour', () => {
       expect(response.headers['allow']).toBe('GET, HEAD, OPTIONS');
     });
 
-    it.each(['/v1/pets/', '/V1/PETS', '/v1/Pets', '/v1/pets/1/', '/v1', '/v1/', '/v1/orders', '/v2/pets', '/', '/pets'])(
+    it.each(['/v1/pets/', '/V1/PETS', '/v1/Pets', '/v1/pet%73', '/v1//pets', '/v1/pets/1/', '/v1', '/v1/', '/v1/orders', '/v2/pets', '/', '/pets'])(
       'matches paths exactly: %s is 404 not_found with the Error body',
       async (path) => {
         const response = await api.authed(key, 'GET', path);

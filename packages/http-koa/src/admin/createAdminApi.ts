@@ -1,13 +1,14 @@
+import type Router from '@koa/router';
 import type { PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
-import compose from 'koa-compose';
 import { errorResponses, logToStderr, type InternalErrorListener } from '../middleware/errorResponses.js';
 import { readJsonBody, type JsonBody } from '../middleware/jsonBody.js';
 import { openApiDocument } from '../openapi/openApiDocument.js';
 import { getOpenApiDocument } from '../operations/getOpenApiDocument.js';
 import type { AdminOperation } from '../operations/Operation.js';
-import { answerWithoutOperation, operationRequest, unknownQueryParameters } from '../routing/operationRequest.js';
-import { routeTable } from '../routing/routeTable.js';
+import { notFound } from '../middleware/notFound.js';
+import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from '../routing/operationRequest.js';
+import { operationRouter } from '../routing/operationRouter.js';
 import { ADMIN_SCHEMAS } from './adminSchemas.js';
 import { adminTokenCheck } from './adminToken.js';
 import { createKey } from './operations/createKey.js';
@@ -47,8 +48,8 @@ export interface AdminApiOptions {
   onInternalError?: InternalErrorListener;
 }
 
-/** The admin interface as one Koa middleware, and the OpenAPI document that describes it. */
-export type AdminApi = Middleware & { readonly openApiDocument: object };
+/** The admin interface as the middleware of a @koa/router router, and the OpenAPI document that describes it. */
+export type AdminApi = ReturnType<Router['routes']> & { readonly openApiDocument: object };
 
 /** The operations of the admin interface, each declared once (admin/operations/): the only list to extend. */
 function declareOperations(deps: AdminApiDeps, document: () => object): AdminOperation[] {
@@ -71,7 +72,7 @@ const sendsNoBody = (ctx: Context) => ctx.get('Transfer-Encoding') === '' && (ct
 
 /**
  * The admin interface (create, list, get, update, rotate, revoke and unban keys, their usage, the audit trail) as
- * one Koa middleware for `app.use(...)`: requests under `prefix` are answered here, anything else goes on. Every
+ * a @koa/router router's middleware for `app.use(...)` or `router.use(...)`: requests under `prefix` are answered here, anything else goes on. Every
  * request under the prefix needs `Authorization: Bearer <token>`, unknown paths included. Actions are audited with
  * the actor `admin-api`. Mount it on a listener of its own that only operators reach, never beside the public API.
  */
@@ -99,22 +100,31 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
       { name: 'meta', description: 'This description.' },
     ],
   });
-  const route = routeTable(prefix, operations);
 
-  async function answer(ctx: Context): Promise<void> {
-    checkToken(ctx);
-    const found = route(ctx.method, ctx.url);
-    if (found.kind !== 'operation') return answerWithoutOperation(ctx, found);
-    const { operation } = found;
-    ctx.state['route'] = prefix + operation.path;
-    const unknown = unknownQueryParameters(operation, found.query);
-    if (unknown !== null) throw unknown;
-    let body: JsonBody | undefined;
-    if (operation.requestBody && !(operation.requestBody.optional && sendsNoBody(ctx))) body = await readJsonBody(ctx);
-    await operation.run(ctx, operationRequest(ctx, found, body));
+  /** The middleware that answers `operation`, built once. */
+  function answerOperation(operation: AdminOperation): Middleware {
+    const route = prefix + operation.path;
+    return async function answer(ctx: Context): Promise<void> {
+      ctx.state['route'] = route;
+      const query = queryOf(ctx);
+      const unknown = unknownQueryParameters(operation, query);
+      if (unknown !== null) throw unknown;
+      let body: JsonBody | undefined;
+      if (operation.requestBody && !(operation.requestBody.optional && sendsNoBody(ctx))) body = await readJsonBody(ctx);
+      await operation.run(ctx, operationRequest(ctx, query, body));
+    };
   }
 
-  const chain = compose<Context>([errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime()), answer]);
-  const adminApi: Middleware = (ctx, next) => (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`) ? chain(ctx) : next());
-  return Object.assign(adminApi, { openApiDocument: document });
+  // The token is checked first on every path under the prefix, unknown ones included.
+  const errors = errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime());
+  const token: Middleware = (ctx, next) => {
+    checkToken(ctx);
+    return next();
+  };
+  const router = operationRouter(prefix, operations, {
+    operation: (operation) => [errors, token, answerOperation(operation)],
+    methods: (allow) => [errors, token, (ctx) => answerMethods(ctx, allow)],
+    none: [errors, token, notFound],
+  });
+  return Object.assign(router.routes(), { openApiDocument: document });
 }

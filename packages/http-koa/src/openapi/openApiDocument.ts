@@ -115,7 +115,9 @@ function errorResponses(operation: Operation, descriptions: Descriptions): Json 
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
     [...byStatus].map(([status, statusCodes]) => {
-      const shared = ROUTING_ERRORS[status] !== undefined && !operation.deprecated && !operation.errors.some((code) => ERROR_STATUS[code] === status);
+      // A 405 is the path's answer, never the operation's: no deprecation notice even on a deprecated operation.
+      const routed = status === 405 || !operation.deprecated;
+      const shared = ROUTING_ERRORS[status] !== undefined && routed && !operation.errors.some((code) => ERROR_STATUS[code] === status);
       return [String(status), shared ? ref('responses', ROUTING_ERRORS[status]!) : errorResponse(operation, status, statusCodes, descriptions)];
     }),
   );

@@ -1,0 +1,58 @@
+// Dredd hooks for the admin document (/admin/v1/openapi.json): the command in docs/http-api.md, against a server on
+// a fresh database started with ADMIN_TOKEN (packages/app/src/openapiTools.e2e.spec.ts runs the same). The
+// examples name a key id no database has: each request that names it gets a key of its own, created just before
+// (revoking or rotating one key does not change what the next request sees). Error answers: see provoke.cjs.
+const hooks = require('hooks');
+const { NEEDS_A_STATE, baseOf, header, provoke, setUri } = require('./provoke.cjs');
+
+/** The key id the examples name (`key_` and 16 hex digits). */
+const KEY_ID = /key_[0-9a-f]{16}/;
+let base;
+
+async function send(transaction, method, path, body) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: header(transaction, 'Authorization'), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** A new key whose plan then changes (as in the audit example): two audit events. */
+async function createKey(transaction) {
+  const { id } = await send(transaction, 'POST', '/keys', { plan: 'free', name: 'dredd' });
+  await send(transaction, 'PATCH', `/keys/${id}`, { plan: 'pro' });
+  return id;
+}
+
+hooks.beforeAll((transactions, done) => {
+  base = baseOf(transactions[0]);
+  done();
+});
+
+hooks.beforeEach(async (transaction, done) => {
+  try {
+    const status = Number(transaction.expected.statusCode);
+    provoke(transaction, NEEDS_A_STATE);
+    if (transaction.skip) return done();
+    const [path, query] = transaction.request.uri.split('?');
+    if (status === 404 && KEY_ID.test(path)) {
+      setUri(transaction, transaction.request.uri.replace(/^\/unknown\//, '/').replace(KEY_ID, 'key_0000000000000000'));
+    } else if (status !== 404 && KEY_ID.test(transaction.request.uri)) {
+      setUri(transaction, transaction.request.uri.replaceAll(new RegExp(KEY_ID, 'g'), await createKey(transaction)));
+    }
+    if (status === 200 && query?.includes('cursor=')) {
+      // The example's cursor names a place in a listing this database does not have: the first page of one
+      // item instead, of at least two (so it names the next page, as the example does).
+      if (!query.includes('keyId=')) await createKey(transaction);
+      const params = new URLSearchParams(transaction.request.uri.split('?')[1]);
+      params.delete('cursor');
+      params.set('limit', '1');
+      setUri(transaction, `${transaction.request.uri.split('?')[0]}?${params}`);
+    }
+    done();
+  } catch (error) {
+    done(error);
+  }
+});

@@ -1,0 +1,60 @@
+// Dredd hooks for the public document (/v1/openapi.json): the command in docs/http-api.md, against a server on a
+// fresh database with a key that does not run out (packages/app/src/openapiTools.e2e.spec.ts runs the same).
+// Before the run they add what the examples name: 25 available animals (the listing example, the start of the
+// `available` listing, then has a next page: `Link`) and the documented create once (Dredd's create, with the same
+// `Idempotency-Key`, is then its replay: `Idempotent-Replayed`). Error answers: see provoke.cjs.
+const hooks = require('hooks');
+const { NEEDS_A_STATE, baseOf, header, provoke, setHeader, setUri } = require('./provoke.cjs');
+
+const SKIPPED = {
+  ...NEEDS_A_STATE,
+  403: 'needs a key without the scope (this run has one key, with every scope)',
+  409: 'needs two requests with one Idempotency-Key in flight at once',
+  410: 'needs the clock past the sunset of GET /pets/{petId}',
+  429: 'needs a key whose quota is spent (this run uses one that does not run out)',
+};
+
+let base;
+
+hooks.beforeAll(async (transactions, done) => {
+  try {
+    base = baseOf(transactions[0]);
+    const create = transactions.find((t) => t.request.method === 'POST' && t.request.uri === '/pets');
+    const headers = { Authorization: header(create, 'Authorization'), 'Content-Type': 'application/json' };
+    for (let i = 0; i < 25; i++) {
+      const response = await fetch(`${base}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `pet ${i}`, categoryId: 2 }) });
+      if (response.status !== 201) throw new Error(`seeding: POST /pets answered ${response.status} ${await response.text()}`);
+    }
+    const documented = { ...headers, 'Idempotency-Key': header(create, 'Idempotency-Key') };
+    const response = await fetch(`${base}/pets`, { method: 'POST', headers: documented, body: create.request.body });
+    if (response.status !== 201) throw new Error(`seeding: the documented create answered ${response.status} ${await response.text()}`);
+    done();
+  } catch (error) {
+    done(error);
+  }
+});
+
+hooks.beforeEach(async (transaction, done) => {
+  try {
+    const status = Number(transaction.expected.statusCode);
+    const { request } = transaction;
+    provoke(transaction, SKIPPED);
+    if (transaction.skip) return done();
+    if (status === 304) {
+      // The ETag the same request gets now.
+      const current = await fetch(`${base}${request.uri}`, { headers: { Authorization: header(transaction, 'Authorization') } });
+      setHeader(transaction, 'If-None-Match', current.headers.get('etag'));
+    } else if (status === 404 && /^\/unknown\/pets\/[^/?]+/.test(request.uri)) {
+      // An animal that does not exist (still an answer of the deprecated operation, with its notice).
+      setUri(transaction, request.uri.replace(/^\/unknown\/pets\/[^/?]+/, '/pets/999999999'));
+    } else if (status === 413) {
+      request.body = JSON.stringify({ name: 'x'.repeat(17 * 1024), categoryId: 2 });
+    } else if (status === 422) {
+      // The documented Idempotency-Key (used by the seeding) with another body.
+      request.body = JSON.stringify({ ...JSON.parse(request.body), name: 'Not the documented body' });
+    }
+    done();
+  } catch (error) {
+    done(error);
+  }
+});
