@@ -240,6 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
     ban: {
       strikes: integer(env, 'BAN_STRIKES', DEFAULT_BAN_RULE.strikes, 1, 1_000_000),
       durationSeconds: integer(env, 'BAN_SECONDS', DEFAULT_BAN_RULE.durationSeconds, 1, 7 * 86_400),
+      strikeIntervalSeconds: integer(env, 'BAN_STRIKE_INTERVAL_SECONDS', DEFAULT_BAN_RULE.strikeIntervalSeconds, 0, 3_600),
     },
     failedAuthPerMinute: integer(env, 'FAILED_AUTH_PER_MINUTE', DEFAULT_FAILED_AUTH_PER_MINUTE, 1, 1_000_000),
     nodeEnv: oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development'),

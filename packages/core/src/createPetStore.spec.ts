@@ -38,7 +38,7 @@ describe('createPetStore', () => {
   });
 
   it('applies the ban rule and the failed-authentication limit it is given', async () => {
-    const store = createPetStore(inMemoryPorts(), { ban: { strikes: 1, durationSeconds: 60 }, failedAuthPerMinute: 1 });
+    const store = createPetStore(inMemoryPorts(), { ban: { strikes: 1, durationSeconds: 60, strikeIntervalSeconds: 0 }, failedAuthPerMinute: 1 });
     const request = { secret: undefined, clientAddress: '10.0.0.1', scope: 'pets:read' } as const;
     await expect(store.admitRequest.execute(request)).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(store.admitRequest.execute(request)).rejects.toMatchObject({ code: 'rate_limited' });

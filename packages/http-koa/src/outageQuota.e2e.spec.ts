@@ -20,7 +20,7 @@ function repositoryWithOutage() {
 describe('a request refused because a dependency is down spends no quota', () => {
   it('gives back the count of every request answered 503 after admission, and bans nobody', async () => {
     const { repository, state } = repositoryWithOutage();
-    const api = await startTestApi({ petRepository: repository, ban: { strikes: 2, durationSeconds: 900 } });
+    const api = await startTestApi({ petRepository: repository, ban: { strikes: 2, durationSeconds: 900, strikeIntervalSeconds: 0 } });
     const key = await api.issueKey('free');
     expect((await api.authed(key, 'GET', '/v1/pets')).headers['x-ratelimit-remaining']).toBe('59');
 

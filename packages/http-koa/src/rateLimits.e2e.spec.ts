@@ -62,21 +62,37 @@ describe('rate limits over HTTP', () => {
     });
   });
 
-  it('bans a key that keeps calling after a 429, for 15 minutes, then lets it back', async () => {
+  it('never bans a fresh Free key for one burst: 71 requests at once give 60 x 200 and 11 x 429', async () => {
+    const key = await api.issueKey('free');
+    const burst = await Promise.all(Array.from({ length: 71 }, () => api.authed(key, 'GET', '/v1/pets')));
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(burst.filter((r) => (r.json as { code?: string }).code === 'rate_limited')).toHaveLength(11);
+    // More in flight within the same second: still told to wait, never banned.
+    const more = await Promise.all(Array.from({ length: 30 }, () => api.authed(key, 'GET', '/v1/pets')));
+    expect(more.map((r) => (r.json as { code?: string }).code)).toEqual(Array(30).fill('rate_limited'));
+    api.clock.set('2026-06-01T12:01:00Z');
+    expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(200);
+  });
+
+  it('bans a key that keeps calling after a 429, once per second for 10 s, for 15 minutes, then lets it back', async () => {
     const key = await api.issueKey('enterprise', { perMinute: 1, perDay: 1000 });
     await api.authed(key, 'GET', '/v1/pets');
     expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(429);
-    for (let i = 0; i < 9; i++) expect((await api.authed(key, 'GET', '/v1/pets')).json).toMatchObject({ code: 'rate_limited' });
+    for (let second = 1; second < 10; second++) {
+      api.clock.advance(1_000);
+      expect((await api.authed(key, 'GET', '/v1/pets')).json).toMatchObject({ code: 'rate_limited' });
+    }
+    api.clock.advance(1_000);
     const banned = await api.authed(key, 'GET', '/v1/pets');
     expect(banned.status).toBe(429);
     expect(banned.json).toEqual({ code: 'key_banned', status: 429, message: expect.stringContaining('temporarily banned for 900 more seconds') });
-    expect(banned.headers).toMatchObject({ 'retry-after': '900', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': unix('2026-06-01T12:15:15Z') });
+    expect(banned.headers).toMatchObject({ 'retry-after': '900', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': unix('2026-06-01T12:15:25Z') });
     // Every rate-limit header tells the same story: nothing may be sent until the ban ends.
     expect(banned.headers['ratelimit']).toBe('"minute";r=0;t=900, "day";r=0;t=900');
 
-    api.clock.set('2026-06-01T12:10:15Z');
+    api.clock.set('2026-06-01T12:10:25Z');
     expect((await api.authed(key, 'GET', '/v1/pets')).headers['retry-after']).toBe('300');
-    api.clock.set('2026-06-01T12:15:15Z');
+    api.clock.set('2026-06-01T12:15:25Z');
     expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(200);
   });
 

@@ -9,7 +9,7 @@ import {
   type Plan,
   type Scope,
 } from '@petstore/core';
-import { IsNull, MoreThan, type DataSource, type Repository } from 'typeorm';
+import { IsNull, MoreThan, type DataSource, type FindOptionsWhere, type Repository } from 'typeorm';
 import { API_KEY_ENTITY, type ApiKeyRow } from './schemas/ApiKeySchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
@@ -47,6 +47,24 @@ function toApiKeyRow(key: ApiKey, secretHash: string): ApiKeyRow {
     disabled: key.disabled,
     previous_secret_hash: null,
     previous_secret_expires_at_ms: toMs(key.previousSecretExpiresAt),
+  };
+}
+
+const equalTo = <T>(value: T | null) => (value === null ? IsNull() : value);
+
+/** The row of `key`, as long as every field still holds the value it was read with. */
+function unchangedSince(key: ApiKey): FindOptionsWhere<ApiKeyRow> {
+  return {
+    id: key.id,
+    name: key.name,
+    plan: key.plan,
+    per_minute: equalTo(key.limitOverrides.perMinute),
+    per_day: equalTo(key.limitOverrides.perDay),
+    scopes: key.scopes.join(','),
+    expires_at_ms: equalTo(toMs(key.expiresAt)),
+    disabled: key.disabled,
+    revoked_at_ms: equalTo(toMs(key.revokedAt)),
+    previous_secret_expires_at_ms: equalTo(toMs(key.previousSecretExpiresAt)),
   };
 }
 
@@ -88,16 +106,19 @@ export class TypeOrmKeyStore implements KeyStore {
     });
   }
 
-  update(id: string, { scopes, expiresAt, limitOverrides, ...rest }: KeyChanges): Promise<ApiKey | null> {
+  update(expected: ApiKey, changes: KeyChanges): Promise<ApiKey | null> {
     return this.guard(async () => {
-      const changes = {
+      const { scopes, expiresAt, limitOverrides, ...rest } = changes;
+      const columns = {
         ...rest,
         ...(limitOverrides && { per_minute: limitOverrides.perMinute, per_day: limitOverrides.perDay }),
         ...(scopes && { scopes: scopes.join(',') }),
         ...(expiresAt !== undefined && { expires_at_ms: toMs(expiresAt) }),
       };
-      if (Object.keys(changes).length > 0) await this.rows.update({ id }, changes);
-      return this.findById(id);
+      // One UPDATE whose WHERE names every field as read: PostgreSQL re-checks it on the row a concurrent writer
+      // left, SQLite runs one writer at a time; either way a stale change matches no row and the caller retries.
+      const { affected } = await this.rows.update(unchangedSince(expected), { ...columns, id: expected.id });
+      return affected ? { ...expected, ...changes } : null;
     });
   }
 

@@ -36,13 +36,13 @@ describeWithRedis('on Redis', (redis) => {
         subject: 'key:ttl',
         now,
         windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }],
-        ban: { strikes: 10, durationSeconds: 900 },
+        ban: { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 0 },
       });
       await store.consume({
         subject: 'key:ttl',
         now,
         windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }],
-        ban: { strikes: 10, durationSeconds: 900 },
+        ban: { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 0 },
       });
       const keys = await client.keys('ttl-check:*');
       expect(keys.sort()).toEqual([`ttl-check:{key:ttl}:ban`, `ttl-check:{key:ttl}:minute:${now - 1000}`]);
@@ -60,7 +60,7 @@ describeWithRedis('on Redis', (redis) => {
           subject: `key:outage-${Date.now()}`,
           now: Date.now(),
           windows: [{ name: 'minute', start: 0, resetAt: Date.now() + 60_000, limit: 5 }],
-          ban: { strikes: 10, durationSeconds: 900 },
+          ban: { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 0 },
         });
       expect((await consume()).outcome).toBe('admitted');
       await redis().pause();
@@ -85,7 +85,7 @@ describeWithRedis('on Redis', (redis) => {
           subject,
           now,
           windows: [{ name: 'day', start: 0, resetAt: now + 3_600_000, limit: 3 }],
-          ban: { strikes: 2, durationSeconds: 900 },
+          ban: { strikes: 2, durationSeconds: 900, strikeIntervalSeconds: 0 },
         });
       };
       expect((await request()).counts).toEqual([1]);

@@ -71,7 +71,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     const keys = this.keysOf(subject, windows);
     // The deadline is on this process's real clock (not the domain clock): it bounds a transport, not a rule.
     const deadline = Date.now() + this.deadlineMs;
-    const args = [now, windows.length, ...windows.flatMap((w) => [w.limit, w.resetAt]), ban.strikes, ban.durationSeconds * 1000, deadline];
+    const args = [
+      now,
+      windows.length,
+      ...windows.flatMap((w) => [w.limit, w.resetAt]),
+      ban.strikes,
+      ban.durationSeconds * 1000,
+      ban.strikeIntervalSeconds * 1000,
+      deadline,
+    ];
     let reply: ScriptReply;
     try {
       reply = await this.redis.petstoreConsume(keys.length, ...keys, ...args);

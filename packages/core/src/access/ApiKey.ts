@@ -29,14 +29,15 @@ export interface ApiKey {
   previousSecretExpiresAt: Date | null;
 }
 
-/** The limits in force for a key: its overrides, else its plan's. */
-export function limitsOf(key: Pick<ApiKey, 'id' | 'plan' | 'limitOverrides'>): RateLimits {
+/**
+ * The limits in force for a key: its overrides, else its plan's. A key stored in a state the rules forbid (an
+ * Enterprise key without one of its limits, a plan this version does not know: written by hand or by another
+ * version) gets the Free plan's limit where it has none of its own, so it is served, shown and listed, never more
+ * generously than the smallest plan, until an operator sets its limits.
+ */
+export function limitsOf(key: Pick<ApiKey, 'plan' | 'limitOverrides'>): RateLimits {
   const { perMinute, perDay } = key.limitOverrides;
-  if (key.plan === 'enterprise') {
-    if (perMinute === null || perDay === null) throw new Error(`Enterprise key ${key.id} has no custom limits`);
-    return { perMinute, perDay };
-  }
-  const plan = PLAN_LIMITS[key.plan];
+  const plan = (PLAN_LIMITS as Partial<Record<string, RateLimits>>)[key.plan] ?? PLAN_LIMITS.free;
   return { perMinute: perMinute ?? plan.perMinute, perDay: perDay ?? plan.perDay };
 }
 

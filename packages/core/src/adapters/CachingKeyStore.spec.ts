@@ -29,10 +29,10 @@ describe('CachingKeyStore', () => {
 
   it.each([
     ['a revocation', (store: InMemoryKeyStore) => store.revoke(key.id, new Date(0)), { revokedAt: new Date(0) }],
-    ['a scope change', (store: InMemoryKeyStore) => store.update(key.id, { scopes: ['pets:read'] }), { scopes: ['pets:read'] }],
-    ['a plan change', (store: InMemoryKeyStore) => store.update(key.id, { plan: 'pro' }), { plan: 'pro' }],
-    ['disabling', (store: InMemoryKeyStore) => store.update(key.id, { disabled: true }), { disabled: true }],
-    ['an expiry', (store: InMemoryKeyStore) => store.update(key.id, { expiresAt: new Date(0) }), { expiresAt: new Date(0) }],
+    ['a scope change', (store: InMemoryKeyStore) => store.update(key, { scopes: ['pets:read'] }), { scopes: ['pets:read'] }],
+    ['a plan change', (store: InMemoryKeyStore) => store.update(key, { plan: 'pro' }), { plan: 'pro' }],
+    ['disabling', (store: InMemoryKeyStore) => store.update(key, { disabled: true }), { disabled: true }],
+    ['an expiry', (store: InMemoryKeyStore) => store.update(key, { expiresAt: new Date(0) }), { expiresAt: new Date(0) }],
   ] as const)('sees %s made behind its back (another instance) once its entry expires', async (_, change, changed) => {
     expect(await cache.findByHash(hash)).toEqual({ key, matched: 'current' });
     await change(inner);
@@ -44,7 +44,7 @@ describe('CachingKeyStore', () => {
 
   it('forgets everything at once when a key is changed, revoked or rotated through it', async () => {
     await cache.findByHash(hash);
-    await cache.update(key.id, { disabled: true });
+    await cache.update(key, { disabled: true });
     expect((await cache.findByHash(hash))?.key.disabled).toBe(true);
     await cache.rotate(key.id, { secretHash: hashApiKeySecret('t'), previousSecretExpiresAt: new Date(0) });
     expect((await cache.findByHash(hash))?.matched).toBe('previous');
@@ -67,7 +67,7 @@ describe('CachingKeyStore', () => {
     let open: () => void = () => undefined;
     gate = new Promise((resolve) => (open = resolve));
     const lookup = racing.findByHash(hash);
-    await racing.update(key.id, { disabled: true });
+    await racing.update(key, { disabled: true });
     open();
     expect((await lookup)?.key.disabled).toBe(false);
     gate = null;

@@ -53,8 +53,8 @@ export class CachingKeyStore implements KeyStore {
     return this.inner.list(request);
   }
 
-  update(id: string, changes: KeyChanges): Promise<ApiKey | null> {
-    return this.changing(() => this.inner.update(id, changes));
+  update(expected: ApiKey, changes: KeyChanges): Promise<ApiKey | null> {
+    return this.changing(() => this.inner.update(expected, changes));
   }
 
   revoke(id: string, at: Date): Promise<ApiKey | null> {

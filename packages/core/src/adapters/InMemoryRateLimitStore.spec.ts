@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { InMemoryRateLimitStore } from './InMemoryRateLimitStore.js';
 
-const ban = { strikes: 10, durationSeconds: 900 };
+const ban = { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 0 };
 const minute = (now: number) => [{ name: 'minute' as const, start: now - (now % 60_000), resetAt: now - (now % 60_000) + 60_000, limit: 5 }];
 
 describe('InMemoryRateLimitStore', () => {

@@ -30,7 +30,15 @@ const DEFAULT_MAX_SUBJECTS = 100_000;
 interface Strikes {
   strikes: number;
   strikeUntil: number;
+  /** When the last strike counted (or the episode's first rejection happened). */
+  struckAt: number;
   bannedUntil: number;
+}
+
+/** The strike record after a rejection at `now`: one more strike if the interval has passed since the last one. */
+function nextStrikes(record: Strikes | undefined, now: number, retryAt: number, intervalMs: number): Strikes {
+  if (record === undefined || record.strikeUntil <= now) return { strikes: 0, strikeUntil: retryAt, struckAt: now, bannedUntil: 0 };
+  return now - record.struckAt >= intervalMs ? { ...record, strikes: record.strikes + 1, struckAt: now } : record;
 }
 
 function counterOf(counters: readonly Counter[] | undefined, window: CountedWindow): Counter | undefined {
@@ -85,11 +93,10 @@ export class InMemoryRateLimitStore implements RateLimitStore {
       return Promise.resolve({ outcome: 'admitted', counts });
     }
 
-    const next: Strikes =
-      record && record.strikeUntil > now ? { ...record, strikes: record.strikes + 1 } : { strikes: 0, strikeUntil: retryAt, bannedUntil: 0 };
+    const next = nextStrikes(record, now, retryAt, ban.strikeIntervalSeconds * 1000);
     if (next.strikes >= ban.strikes) {
       const bannedUntil = now + ban.durationSeconds * 1000;
-      this.strikes.set(subject, { strikes: 0, strikeUntil: 0, bannedUntil });
+      this.strikes.set(subject, { strikes: 0, strikeUntil: 0, struckAt: 0, bannedUntil });
       this.subjects.add(subject);
       return Promise.resolve({ outcome: 'banned', counts, bannedUntil });
     }

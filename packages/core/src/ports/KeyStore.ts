@@ -48,8 +48,13 @@ export interface KeyStore {
   create(key: ApiKey, secretHash: string): Promise<void>;
   /** Keys in the order of (`createdAt`, `id`), oldest first: keyset pagination. */
   list(request: KeyListRequest): Promise<ApiKey[]>;
-  /** Applies the changes and returns the key as it now is; null when no such key exists. */
-  update(id: string, changes: KeyChanges): Promise<ApiKey | null>;
+  /**
+   * A compare-and-set: applies the changes only if the key is still exactly `expected` (every field as it was read),
+   * in one atomic step, and returns the key as it now is. Null when no such key exists or it changed since `expected`
+   * was read (by another update, a revocation or a rotation): then nothing is changed, and the caller reads the key
+   * again and decides afresh. Of concurrent updates from the same read, exactly one applies.
+   */
+  update(expected: ApiKey, changes: KeyChanges): Promise<ApiKey | null>;
   /** Marks the key revoked (keeps an earlier revocation time); null when no such key exists. */
   revoke(id: string, at: Date): Promise<ApiKey | null>;
   /**

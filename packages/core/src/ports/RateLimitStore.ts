@@ -52,8 +52,10 @@ export type ConsumeResult =
  * 1. While `bannedUntil > now`: `banned`, nothing counted.
  * 2. If every window's count is below its limit: each count goes up by one, `admitted`.
  * 3. Otherwise `rejected`, nothing counted; `retryAt` is the latest `resetAt` among the full windows. If an earlier
- *    rejection's `retryAt` is still ahead, this is one more strike; else the strikes restart at zero with the new
- *    `retryAt`. At `ban.strikes` strikes the subject is banned until `now + ban.durationSeconds`: `banned`.
+ *    rejection's `retryAt` is still ahead, this is one more strike when at least `ban.strikeIntervalSeconds` have
+ *    passed since the last strike (or since that first rejection), and nothing more otherwise; else the strikes
+ *    restart at zero with the new `retryAt`, from `now`. At `ban.strikes` strikes the subject is banned until
+ *    `now + ban.durationSeconds`: `banned`. A burst of concurrent requests past the limit is never a ban.
  * Entries expire on their own once their window (or ban) is over.
  * `read` reports the same counts and ban without changing anything: no count, no strike (with no windows, the ban alone).
  * `release` gives one count back in each named window that has not ended at `now`, never below zero, and changes no

@@ -9,6 +9,25 @@ interface KeyRecord {
   previousSecretHash: string | null;
 }
 
+const instant = (value: Date | null) => value?.getTime() ?? null;
+
+/** Whether two readings of a key hold the same values in every field. */
+function sameKey(a: ApiKey, b: ApiKey): boolean {
+  return (
+    a.id === b.id &&
+    a.name === b.name &&
+    a.plan === b.plan &&
+    a.limitOverrides.perMinute === b.limitOverrides.perMinute &&
+    a.limitOverrides.perDay === b.limitOverrides.perDay &&
+    a.scopes.join() === b.scopes.join() &&
+    instant(a.expiresAt) === instant(b.expiresAt) &&
+    a.disabled === b.disabled &&
+    instant(a.createdAt) === instant(b.createdAt) &&
+    instant(a.revokedAt) === instant(b.revokedAt) &&
+    instant(a.previousSecretExpiresAt) === instant(b.previousSecretExpiresAt)
+  );
+}
+
 const listingOrder = (a: KeyPosition, b: KeyPosition) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const isAfter = (key: ApiKey, position: KeyPosition) => listingOrder(key, position) > 0;
 
@@ -41,9 +60,9 @@ export class InMemoryKeyStore implements KeyStore {
     return Promise.resolve(keys.sort(listingOrder).slice(0, limit).map(copy));
   }
 
-  update(id: string, changes: KeyChanges): Promise<ApiKey | null> {
-    const record = this.records.get(id);
-    if (!record) return Promise.resolve(null);
+  update(expected: ApiKey, changes: KeyChanges): Promise<ApiKey | null> {
+    const record = this.records.get(expected.id);
+    if (!record || !sameKey(record.key, expected)) return Promise.resolve(null);
     record.key = copy({ ...record.key, ...changes });
     return Promise.resolve(copy(record.key));
   }

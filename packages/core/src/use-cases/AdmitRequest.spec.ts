@@ -72,6 +72,7 @@ describe('AdmitRequest', () => {
     const refusals: unknown[] = [];
     while (!refusals.some((error) => (error as { code: string }).code === 'key_banned')) {
       if (refusals.length === 20) throw new Error('no ban after 20 refusals');
+      ports.clock.advance(1_000);
       refusals.push(
         await store.admitRequest.execute({ ...read, secret }).then(
           () => ({ code: 'admitted' }),

@@ -7,7 +7,11 @@ describe('AdmitUsageQuery', () => {
   let store: PetStore;
   beforeEach(() => {
     ports = inMemoryPorts('2026-06-01T12:00:00Z');
-    store = createPetStore(ports, { ban: { strikes: 1, durationSeconds: 600 }, failedAuthPerMinute: 2, usageQueriesPerMinute: 3 });
+    store = createPetStore(ports, {
+      ban: { strikes: 1, durationSeconds: 600, strikeIntervalSeconds: 0 },
+      failedAuthPerMinute: 2,
+      usageQueriesPerMinute: 3,
+    });
   });
 
   it("spends none of the key's quota, and answers while the key is banned", async () => {

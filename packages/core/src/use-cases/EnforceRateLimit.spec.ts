@@ -86,17 +86,22 @@ describe('EnforceRateLimit', () => {
       await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({ code: 'rate_limited' });
     }
 
-    it('bans for 15 minutes at the 10th further request before Retry-After has passed', async () => {
+    it('bans for 15 minutes at the 10th further request a second apart before Retry-After has passed', async () => {
       await exhaust();
-      for (let i = 0; i < 9; i++) await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({ code: 'rate_limited' });
+      for (let i = 0; i < 20; i++) await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({ code: 'rate_limited' });
+      for (let i = 0; i < 9; i++) {
+        clock.advance(1_000);
+        await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({ code: 'rate_limited' });
+      }
+      clock.advance(1_000);
       await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({
         code: 'key_banned',
         retryAfter: 900,
-        state: { remaining: 0, reset: unix('2026-06-01T12:15:30Z') },
+        state: { remaining: 0, reset: unix('2026-06-01T12:15:40Z') },
       });
       clock.set('2026-06-01T12:10:00Z');
-      await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({ code: 'key_banned', retryAfter: 330 });
-      clock.set('2026-06-01T12:15:30Z');
+      await expect(enforce.execute('key:b', FREE)).rejects.toMatchObject({ code: 'key_banned', retryAfter: 340 });
+      clock.set('2026-06-01T12:15:40Z');
       await expect(enforce.execute('key:b', FREE)).resolves.toMatchObject({ remaining: 59 });
     });
 
@@ -108,7 +113,7 @@ describe('EnforceRateLimit', () => {
     });
 
     it('takes the strike count and duration from its rule', async () => {
-      enforce = new EnforceRateLimit(new InMemoryRateLimitStore(), clock, { strikes: 2, durationSeconds: 60 });
+      enforce = new EnforceRateLimit(new InMemoryRateLimitStore(), clock, { strikes: 2, durationSeconds: 60, strikeIntervalSeconds: 0 });
       await enforce.execute('key:q', { minute: 1 });
       await expect(enforce.execute('key:q', { minute: 1 })).rejects.toMatchObject({ code: 'rate_limited' });
       await expect(enforce.execute('key:q', { minute: 1 })).rejects.toMatchObject({ code: 'rate_limited' });

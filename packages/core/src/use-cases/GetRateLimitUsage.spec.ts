@@ -22,7 +22,7 @@ describe('GetRateLimitUsage', () => {
     clock = new FakeClock('2026-06-01T12:00:15Z');
     store = new InMemoryRateLimitStore();
     usage = new GetRateLimitUsage(keys, store, clock);
-    enforce = new EnforceRateLimit(store, clock, { strikes: 1, durationSeconds: 600 });
+    enforce = new EnforceRateLimit(store, clock, { strikes: 1, durationSeconds: 600, strikeIntervalSeconds: 0 });
   });
 
   it("reports the plan and each window's limit, use, remaining and reset, without counting", async () => {

@@ -58,10 +58,13 @@ describe('ListApiKeys', () => {
   it('shows each key’s last use and any ban in force', async () => {
     const { key, secret } = await store.issueApiKey.execute({ plan: 'free', perMinute: 1 }, 'cli');
     const request = { secret, clientAddress: 'a', scope: 'pets:read' } as const;
-    for (let i = 0; i < 12; i++) await store.admitRequest.execute(request).catch(() => undefined);
+    for (let i = 0; i < 12; i++) {
+      await store.admitRequest.execute(request).catch(() => undefined);
+      ports.clock.advance(1_000);
+    }
     await store.keyUsageRecorder.flush();
     expect((await store.listApiKeys.execute()).keys).toEqual([
-      expect.objectContaining({ id: key.id, lastUsedAt: '2026-06-01T12:00:00.000Z', bannedUntil: '2026-06-01T12:15:00.000Z' }),
+      expect.objectContaining({ id: key.id, lastUsedAt: '2026-06-01T12:00:11.000Z', bannedUntil: '2026-06-01T12:15:11.000Z' }),
     ]);
   });
 

@@ -8,7 +8,7 @@ describe('UnbanApiKey', () => {
 
   beforeEach(() => {
     ports = inMemoryPorts('2026-06-01T12:00:00Z');
-    store = createPetStore(ports, { ban: { strikes: 1, durationSeconds: 900 } });
+    store = createPetStore(ports, { ban: { strikes: 1, durationSeconds: 900, strikeIntervalSeconds: 0 } });
   });
 
   async function bannedKey() {
@@ -44,7 +44,7 @@ describe('UnbanApiKey', () => {
 
   it('lifts a ban on the key’s usage queries too', async () => {
     const { key, secret } = await store.issueApiKey.execute({ plan: 'free' }, 'cli');
-    const small = createPetStore(ports, { ban: { strikes: 1, durationSeconds: 900 }, usageQueriesPerMinute: 1 });
+    const small = createPetStore(ports, { ban: { strikes: 1, durationSeconds: 900, strikeIntervalSeconds: 0 }, usageQueriesPerMinute: 1 });
     const query = () => small.admitUsageQuery.execute({ secret, clientAddress: 'a' });
     await query();
     await query().catch(() => undefined);

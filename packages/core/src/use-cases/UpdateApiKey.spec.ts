@@ -109,6 +109,37 @@ describe('UpdateApiKey', () => {
     expect(await auditOf()).toHaveLength(1); // the creation alone
   });
 
+  it('decides again against the key as it now is when another change lands between its read and its write', async () => {
+    await store.updateApiKey.execute(id, { plan: 'pro', perMinute: 100, perDay: 1_000 }, 'cli');
+    const update = ports.keys.update.bind(ports.keys);
+    let raced = false;
+    ports.keys.update = async (expected, changes) => {
+      if (!raced) {
+        raced = true;
+        await update(expected, { plan: 'enterprise' }); // another operator's change, from the same reading, lands first
+      }
+      return update(expected, changes);
+    };
+    // Valid on the pro key it read, forbidden on the enterprise key it would write to: refused, nothing written.
+    await expect(store.updateApiKey.execute(id, { perDay: null }, 'admin-api')).rejects.toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'perDay', message: 'perDay is required for enterprise keys and must be a positive integer' }],
+    });
+    expect(await store.getApiKey.execute(id)).toMatchObject({ plan: 'enterprise', limitOverrides: { perMinute: 100, perDay: 1_000 } });
+    // A change the rules allow on the fresh key is applied to it, and audited against it.
+    raced = false;
+    expect(await store.updateApiKey.execute(id, { name: 'fresh' }, 'admin-api')).toMatchObject({ name: 'fresh', plan: 'enterprise' });
+    expect((await auditOf())[0]!.changes).toEqual({ name: { before: 'shop', after: 'fresh' } });
+  });
+
+  it('answers service_unavailable and changes nothing when the key keeps changing under it', async () => {
+    const before = await store.getApiKey.execute(id);
+    ports.keys.update = () => Promise.resolve(null);
+    await expect(store.updateApiKey.execute(id, { name: 'never' }, 'cli')).rejects.toMatchObject({ code: 'service_unavailable', retryAfter: 1 });
+    expect(await store.getApiKey.execute(id)).toEqual(before);
+    expect(await auditOf()).toHaveLength(1);
+  });
+
   it('refuses to change a revoked key, and answers not_found for an unknown id', async () => {
     await store.revokeApiKey.execute(id, 'cli');
     await expect(store.updateApiKey.execute(id, { disabled: false }, 'cli')).rejects.toMatchObject({

@@ -9,7 +9,7 @@ describe('the admin API (issue 25), on its own listener', () => {
   let api: TestApi;
 
   beforeEach(async () => {
-    api = await startTestApi({ now: NOW, ban: { strikes: 3, durationSeconds: 900 } });
+    api = await startTestApi({ now: NOW, ban: { strikes: 3, durationSeconds: 900, strikeIntervalSeconds: 0 } });
   });
   afterEach(() => api.close());
 

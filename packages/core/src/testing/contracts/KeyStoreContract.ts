@@ -43,7 +43,7 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
       await store.create(anApiKey(), hashApiKeySecret('known'));
       expect(await store.findByHash(hashApiKeySecret('unknown'))).toBeNull();
       expect(await store.findById('key_unknown')).toBeNull();
-      expect(await store.update('key_unknown', { name: 'x' })).toBeNull();
+      expect(await store.update(anApiKey({ id: 'key_unknown' }), { name: 'x' })).toBeNull();
       expect(await store.revoke('key_unknown', new Date())).toBeNull();
       expect(await store.rotate('key_unknown', { secretHash: hashApiKeySecret('x'), previousSecretExpiresAt: new Date() })).toBeNull();
       expect(await store.findByHash(hashApiKeySecret('x'))).toBeNull();
@@ -81,7 +81,7 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
     it('updates only the given settings and returns the key as it now is', async () => {
       const key = anApiKey({ plan: 'free' });
       await store.create(key, hashApiKeySecret('to-update'));
-      const updated = await store.update(key.id, {
+      const updated = await store.update(key, {
         name: 'renamed',
         plan: 'enterprise',
         limitOverrides: { perMinute: 100, perDay: 1_000 },
@@ -100,8 +100,56 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
       };
       expect(updated).toEqual(expected);
       expect(await store.findByHash(hashApiKeySecret('to-update'))).toEqual({ key: expected, matched: 'current' });
-      expect(await store.update(key.id, { expiresAt: null, disabled: false })).toEqual({ ...expected, expiresAt: null, disabled: false });
-      expect(await store.update(key.id, {})).toEqual({ ...expected, expiresAt: null, disabled: false });
+      const cleared = { ...expected, expiresAt: null, disabled: false };
+      expect(await store.update(expected, { expiresAt: null, disabled: false })).toEqual(cleared);
+      expect(await store.update(cleared, {})).toEqual(cleared);
+    });
+
+    it('updates only a key still as read: a stale reading changes nothing and answers null (compare-and-set)', async () => {
+      const key = anApiKey({ plan: 'pro', limitOverrides: { perMinute: 100, perDay: 5_000 } });
+      await store.create(key, hashApiKeySecret('cas'));
+      const renamed = await store.update(key, { name: 'first' });
+      expect(renamed).toEqual({ ...key, name: 'first' });
+      // Every field counts: a write made from the older reading, whatever it changes, is refused.
+      expect(await store.update(key, { plan: 'enterprise' })).toBeNull();
+      expect(await store.update(key, { name: 'first' })).toBeNull();
+      const stale = [
+        { ...renamed!, limitOverrides: { perMinute: null, perDay: 5_000 } },
+        { ...renamed!, limitOverrides: { perMinute: 100, perDay: null } },
+        { ...renamed!, scopes: ['pets:read' as const] },
+        { ...renamed!, expiresAt: at('2027-01-01T00:00:00Z') },
+        { ...renamed!, disabled: true },
+        { ...renamed!, revokedAt: at('2026-01-01T00:00:00Z') },
+        { ...renamed!, previousSecretExpiresAt: at('2026-01-01T00:00:00Z') },
+      ];
+      for (const reading of stale) expect(await store.update(reading, { name: 'stale' })).toBeNull();
+      expect(await store.findById(key.id)).toEqual({ ...key, name: 'first' });
+    });
+
+    it('applies exactly one of concurrent updates made from the same reading', async () => {
+      const key = anApiKey({ plan: 'pro', limitOverrides: { perMinute: 100, perDay: 5_000 } });
+      await store.create(key, hashApiKeySecret('race'));
+      const results = await Promise.all([
+        store.update(key, { plan: 'enterprise' }),
+        store.update(key, { limitOverrides: { perMinute: null, perDay: null } }),
+        store.update(key, { name: 'third' }),
+        store.update(key, { disabled: true }),
+      ]);
+      const applied = results.filter((result) => result !== null);
+      expect(applied).toHaveLength(1);
+      expect(await store.findById(key.id)).toEqual(applied[0]);
+    });
+
+    it('refuses an update made from a reading taken before a revocation or a rotation', async () => {
+      const revoked = anApiKey();
+      await store.create(revoked, hashApiKeySecret('cas-revoked'));
+      await store.revoke(revoked.id, at('2026-05-01T00:00:00Z'));
+      expect(await store.update(revoked, { disabled: true })).toBeNull();
+      const rotated = anApiKey();
+      await store.create(rotated, hashApiKeySecret('cas-rotated'));
+      await store.rotate(rotated.id, { secretHash: hashApiKeySecret('cas-rotated-2'), previousSecretExpiresAt: at('2026-05-01T00:00:00Z') });
+      expect(await store.update(rotated, { name: 'x' })).toBeNull();
+      expect((await store.findById(rotated.id))!.name).toBe(rotated.name);
     });
 
     it('revokes a key once: the first revocation time is kept', async () => {
@@ -139,7 +187,7 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
       await store.create(key, hashApiKeySecret('r-old'));
       const end = at('2026-06-02T00:00:00Z');
       await store.rotate(key.id, { secretHash: hashApiKeySecret('r-new'), previousSecretExpiresAt: end });
-      await store.update(key.id, { name: 'still rotated' });
+      await store.update({ ...key, previousSecretExpiresAt: end }, { name: 'still rotated' });
       const revokedAt = at('2026-06-01T13:00:00Z');
       await store.revoke(key.id, revokedAt);
       const expected = { ...key, name: 'still rotated', previousSecretExpiresAt: end, revokedAt };

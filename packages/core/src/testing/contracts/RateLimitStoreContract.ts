@@ -9,7 +9,8 @@ export type RateLimitStoreHarness = { store: RateLimitStore } & Closable;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0); // a whole minute
-const BAN: BanRule = { strikes: 10, durationSeconds: 900 };
+const BAN: BanRule = { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 1 };
+const SECOND = 1_000;
 
 function windows(now: number, perMinute: number, perDay?: number): CountedWindow[] {
   const minuteStart = Math.floor(now / MINUTE) * MINUTE;
@@ -66,7 +67,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
     it('admits exactly the remaining quota under concurrent calls', async () => {
       const subject = newSubject();
       for (let i = 0; i < 10; i++) await consume(subject, T0, 60);
-      const noBan: BanRule = { strikes: 1_000, durationSeconds: 1 };
+      const noBan: BanRule = { strikes: 1_000, durationSeconds: 1, strikeIntervalSeconds: 0 };
       const results = await Promise.all(Array.from({ length: 100 }, () => consume(subject, T0 + 1, 60, undefined, noBan)));
       expect(results.filter((r) => r.outcome === 'admitted')).toHaveLength(50);
       expect(results.filter((r) => r.outcome === 'rejected')).toHaveLength(50);
@@ -80,28 +81,42 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
       expect((await consume(b, T0, 1)).outcome).toBe('admitted');
     });
 
-    it('bans after `strikes` further requests before Retry-After, until the ban ends', async () => {
+    it('bans after `strikes` further requests before Retry-After, spaced by the strike interval, until the ban ends', async () => {
       const subject = newSubject();
       await consume(subject, T0, 1);
       expect((await consume(subject, T0 + 1_000, 1)).outcome).toBe('rejected'); // the rejection itself
       for (let strike = 1; strike < BAN.strikes; strike++) {
-        expect((await consume(subject, T0 + 1_000 + strike, 1)).outcome).toBe('rejected');
+        expect((await consume(subject, T0 + 1_000 + strike * SECOND, 1)).outcome).toBe('rejected');
       }
-      const banStart = T0 + 2_000;
+      const banStart = T0 + 1_000 + BAN.strikes * SECOND;
       expect(await consume(subject, banStart, 1)).toEqual({ outcome: 'banned', counts: [1], bannedUntil: banStart + 900_000 });
       // Banned even once the minute window has reset, and nothing is counted meanwhile.
       expect(await consume(subject, T0 + 5 * MINUTE, 1)).toEqual({ outcome: 'banned', counts: [0], bannedUntil: banStart + 900_000 });
       expect(await consume(subject, banStart + 900_000, 1)).toEqual({ outcome: 'admitted', counts: [1] });
     });
 
+    it('never bans for a burst: rejections closer together than the strike interval count once at most', async () => {
+      const subject = newSubject();
+      const burst = await Promise.all(Array.from({ length: 71 }, () => consume(subject, T0 + 10, 60)));
+      expect(burst.filter((r) => r.outcome === 'admitted')).toHaveLength(60);
+      expect(burst.filter((r) => r.outcome === 'rejected')).toHaveLength(11);
+      // Hundreds more within the interval after the first rejection: still no strike.
+      for (let i = 0; i < 300; i++) expect((await consume(subject, T0 + 10 + (i % 999), 60)).outcome).toBe('rejected');
+      // A client that keeps going afterwards: one strike per interval, banned at the 10th.
+      for (let strike = 1; strike < BAN.strikes; strike++) {
+        for (let i = 0; i < 5; i++) expect((await consume(subject, T0 + 10 + strike * SECOND + i, 60)).outcome).toBe('rejected');
+      }
+      expect((await consume(subject, T0 + 10 + BAN.strikes * SECOND, 60)).outcome).toBe('banned');
+    });
+
     it('starts counting strikes afresh once Retry-After has passed', async () => {
       const subject = newSubject();
       await consume(subject, T0, 1);
-      for (let i = 0; i < BAN.strikes; i++) await consume(subject, T0 + 100 + i, 1); // 1 rejection + 9 strikes
+      for (let i = 0; i < BAN.strikes; i++) await consume(subject, T0 + 100 + i * SECOND, 1); // 1 rejection + 9 strikes
       // The client waited: a new window, admitted, then rejected again: a new episode, not the 10th strike.
       expect((await consume(subject, T0 + MINUTE, 1)).outcome).toBe('admitted');
-      for (let i = 0; i < BAN.strikes; i++) expect((await consume(subject, T0 + MINUTE + 100 + i, 1)).outcome).toBe('rejected');
-      expect((await consume(subject, T0 + MINUTE + 200, 1)).outcome).toBe('banned');
+      for (let i = 0; i < BAN.strikes; i++) expect((await consume(subject, T0 + MINUTE + 100 + i * SECOND, 1)).outcome).toBe('rejected');
+      expect((await consume(subject, T0 + MINUTE + 100 + BAN.strikes * SECOND, 1)).outcome).toBe('banned');
     });
 
     const read = (subject: string, now: number, perMinute: number, perDay?: number) =>
@@ -122,7 +137,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
 
     it('reads a full window without adding a strike', async () => {
       const subject = newSubject();
-      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      const quick: BanRule = { strikes: 1, durationSeconds: 30, strikeIntervalSeconds: 0 };
       await consume(subject, T0, 1, undefined, quick);
       expect((await consume(subject, T0 + 1, 1, undefined, quick)).outcome).toBe('rejected');
       for (let i = 0; i < 5; i++) expect(await read(subject, T0 + 2 + i, 1)).toEqual({ counts: [1], bannedUntil: null });
@@ -131,7 +146,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
 
     it('reads a ban in force, and none once it is over', async () => {
       const subject = newSubject();
-      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      const quick: BanRule = { strikes: 1, durationSeconds: 30, strikeIntervalSeconds: 0 };
       await consume(subject, T0, 1, undefined, quick);
       await consume(subject, T0 + 1, 1, undefined, quick);
       await consume(subject, T0 + 2, 1, undefined, quick);
@@ -166,7 +181,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
 
     it('changes no ban on release', async () => {
       const subject = newSubject();
-      const quickBan: BanRule = { strikes: 1, durationSeconds: 60 };
+      const quickBan: BanRule = { strikes: 1, durationSeconds: 60, strikeIntervalSeconds: 0 };
       await consume(subject, T0, 1, undefined, quickBan);
       await consume(subject, T0 + 1, 1, undefined, quickBan);
       expect((await consume(subject, T0 + 2, 1, undefined, quickBan)).outcome).toBe('banned');
@@ -176,7 +191,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
 
     it('reads the ban alone when asked for no windows', async () => {
       const subject = newSubject();
-      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      const quick: BanRule = { strikes: 1, durationSeconds: 30, strikeIntervalSeconds: 0 };
       expect(await harness().store.read({ subject, now: T0, windows: [] })).toEqual({ counts: [], bannedUntil: null });
       for (let i = 0; i < 3; i++) await consume(subject, T0 + i, 1, undefined, quick);
       expect(await harness().store.read({ subject, now: T0 + 3, windows: [] })).toEqual({ counts: [], bannedUntil: T0 + 2 + 30_000 });
@@ -184,7 +199,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
 
     it('lifts a ban on unban: the next request is judged on its counts alone', async () => {
       const subject = newSubject();
-      const quick: BanRule = { strikes: 1, durationSeconds: 900 };
+      const quick: BanRule = { strikes: 1, durationSeconds: 900, strikeIntervalSeconds: 0 };
       for (let i = 0; i < 3; i++) await consume(subject, T0 + i, 1, 100, quick);
       expect((await consume(subject, T0 + 3, 1, 100, quick)).outcome).toBe('banned');
       await harness().store.unban(subject);
@@ -197,10 +212,10 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
     it('forgets the strikes on unban, so a rejected subject starts a new episode', async () => {
       const subject = newSubject();
       await consume(subject, T0, 1);
-      for (let i = 0; i < BAN.strikes - 1; i++) expect((await consume(subject, T0 + 10 + i, 1)).outcome).toBe('rejected'); // 1 rejection + 8 strikes
+      for (let i = 0; i < BAN.strikes - 1; i++) expect((await consume(subject, T0 + 10 + i * SECOND, 1)).outcome).toBe('rejected'); // 1 rejection + 8 strikes
       await harness().store.unban(subject);
-      for (let i = 0; i < BAN.strikes; i++) expect((await consume(subject, T0 + 100 + i, 1)).outcome).toBe('rejected');
-      expect((await consume(subject, T0 + 200, 1)).outcome).toBe('banned');
+      for (let i = 0; i < BAN.strikes; i++) expect((await consume(subject, T0 + 20 * SECOND + i * SECOND, 1)).outcome).toBe('rejected');
+      expect((await consume(subject, T0 + 20 * SECOND + BAN.strikes * SECOND, 1)).outcome).toBe('banned');
     });
 
     it('changes nothing when unbanning a subject that is not banned or never seen', async () => {
@@ -213,7 +228,7 @@ export function describeRateLimitStoreContract(name: string, open: () => Promise
 
     it('uses the ban rule it is given', async () => {
       const subject = newSubject();
-      const quick: BanRule = { strikes: 1, durationSeconds: 30 };
+      const quick: BanRule = { strikes: 1, durationSeconds: 30, strikeIntervalSeconds: 0 };
       await consume(subject, T0, 1, undefined, quick);
       expect((await consume(subject, T0 + 1, 1, undefined, quick)).outcome).toBe('rejected');
       expect(await consume(subject, T0 + 2, 1, undefined, quick)).toEqual({ outcome: 'banned', counts: [1], bannedUntil: T0 + 2 + 30_000 });
