@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import {
   CachingKeyStore,
   createPetStore,
-  InMemoryRateLimitStore,
+  openInProcessRateLimits,
   SystemClock,
   type Clock,
   type IdempotencyStore,
@@ -19,6 +19,7 @@ import {
   pingDatabase,
   redact,
   TypeOrmAuditLog,
+  TypeOrmBanStore,
   TypeOrmIdempotencyStore,
   TypeOrmKeyStore,
   TypeOrmKeyUsageStore,
@@ -108,12 +109,24 @@ const REDIS_UNREACHABLE: ServiceIdentifier<(error: unknown) => void> = Symbol.fo
 /** The Redis adapter and its client library are loaded only where the configuration asks for Redis (they hold memory). */
 const redisAdapter = () => import('@petstore/rate-limit-redis');
 
-/** In-process counters for one instance; Redis (one, a Cluster or Sentinel's master) when several instances must share them. */
+/**
+ * In-process counters for one instance, which keep the day's counts (from the keys' usage) and the bans (in the
+ * database) across a restart; Redis (one, a Cluster or Sentinel's master) when several instances must share them.
+ */
 function rateLimitModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const topology = config.redis;
     if (topology === null) {
-      bind(TOKENS.RateLimitStore).toResolvedValue(() => new InMemoryRateLimitStore());
+      bind(TOKENS.RateLimitStore).toResolvedValue(
+        (dataSource: DataSource, clock: Clock, logger: Logger) =>
+          openInProcessRateLimits({
+            usage: new TypeOrmKeyUsageStore(dataSource),
+            bans: new TypeOrmBanStore(dataSource),
+            clock,
+            onWriteError: (error) => logger.warn({ err: error }, 'could not write a rate-limit ban: it holds until this process stops'),
+          }),
+        [TOKENS.DataSource, TOKENS.Clock, TOKENS.Logger],
+      );
       return;
     }
     // Refused connections (the client's errors) and stalls (commands timed out) alike; ioredis reports every failed

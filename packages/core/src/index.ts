@@ -46,6 +46,7 @@ export type { PetListRequest, PetPage, PetRepository } from './ports/PetReposito
 export type { KeyChanges, KeyListRequest, KeyLookup, KeyPosition, KeyRotation, KeyStore, SecretGeneration } from './ports/KeyStore.js';
 export type { AuditListRequest, AuditLog, AuditPosition } from './ports/AuditLog.js';
 export type { DailyUsage, KeyUsageIncrement, KeyUsageStore, UtcDay } from './ports/KeyUsageStore.js';
+export type { BanStore, SavedBan } from './ports/BanStore.js';
 export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
 export type {
   ConsumeRequest,
@@ -59,7 +60,8 @@ export type {
 
 // Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache, shared reads
 export { SystemClock } from './adapters/SystemClock.js';
-export { InMemoryRateLimitStore } from './adapters/InMemoryRateLimitStore.js';
+export { InMemoryRateLimitStore, type InMemoryRateLimitOptions } from './adapters/InMemoryRateLimitStore.js';
+export { openInProcessRateLimits, type InProcessRateLimitPorts } from './adapters/openInProcessRateLimits.js';
 export { CachingKeyStore } from './adapters/CachingKeyStore.js';
 export { SharedReadsPetRepository } from './adapters/SharedReadsPetRepository.js';
 

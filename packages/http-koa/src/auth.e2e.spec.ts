@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { InMemoryRateLimitStore } from '@petstore/core';
 import { startTestApi, type TestApi } from './testing/startTestApi.js';
 
 describe('bearer authentication', () => {
@@ -94,6 +95,29 @@ describe('bearer authentication', () => {
 });
 
 describe('the per-address limit behind a proxy', () => {
+  it('never lets a flood of addresses without a valid key crowd out a key: a full address table refuses new addresses only', async () => {
+    const api = await startTestApi({ trustProxy: true, rateLimits: new InMemoryRateLimitStore({ maxAddresses: 200 }) });
+    try {
+      const flood = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          api.request('GET', '/v1/pets', { headers: { Authorization: 'Bearer pst_wrong', 'X-Forwarded-For': `127.0.${i >> 8}.${i & 255}` } }),
+        ),
+      );
+      expect(flood.filter((response) => response.status === 401)).toHaveLength(200);
+      expect(flood.filter((response) => response.status === 429)).toHaveLength(200);
+      // Keys never used before, each with its whole quota, while the address table is full.
+      const keys = await Promise.all([api.issueKey('free'), api.issueKey('pro'), api.issueKey('enterprise')]);
+      const served = await Promise.all(keys.map((key) => api.authed(key, 'GET', '/v1/pets', { headers: { 'X-Forwarded-For': '198.51.100.7' } })));
+      expect(served.map((response) => [response.status, response.headers['x-ratelimit-remaining']])).toEqual([
+        [200, '59'],
+        [200, '299'],
+        [200, '999999'],
+      ]);
+    } finally {
+      await api.close();
+    }
+  });
+
   it('uses X-Forwarded-For only when the proxy is trusted', async () => {
     for (const trustProxy of [false, true]) {
       const api = await startTestApi({ failedAuthPerMinute: 1, trustProxy });

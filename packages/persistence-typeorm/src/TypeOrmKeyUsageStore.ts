@@ -62,6 +62,10 @@ export class TypeOrmKeyUsageStore implements KeyUsageStore {
     });
   }
 
+  requestsOn(day: UtcDay): Promise<ReadonlyMap<string, number>> {
+    return this.guard(async () => new Map((await this.days.findBy({ day })).map((row) => [row.key_id, row.requests])));
+  }
+
   lastUsedAt(keyIds: readonly string[]): Promise<ReadonlyMap<string, Date>> {
     if (keyIds.length === 0) return Promise.resolve(new Map());
     return this.guard(async () => {

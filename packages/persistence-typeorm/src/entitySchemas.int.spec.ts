@@ -21,7 +21,7 @@ function describeEntitiesMatchMigrations(label: string, emptyDatabaseUrl: () => 
       await dataSource.initialize();
       try {
         const before = (await pendingSchemaChanges(dataSource)).join('\n');
-        for (const table of ['pets', 'api_keys', 'idempotency_keys', 'audit_events', 'key_usage_days', 'key_last_uses'])
+        for (const table of ['pets', 'api_keys', 'idempotency_keys', 'audit_events', 'key_usage_days', 'key_last_uses', 'rate_limit_bans'])
           expect(before).toMatch(new RegExp(`CREATE TABLE "${table}"`));
         await migrate(dataSource);
         expect(await pendingSchemaChanges(dataSource)).toEqual([]);

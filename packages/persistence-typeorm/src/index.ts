@@ -16,6 +16,7 @@ export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
 export { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
+export { TypeOrmBanStore } from './TypeOrmBanStore.js';
 export { translateDatabaseError } from './translateDatabaseError.js';
 export { migrations } from './migrations/index.js';
 export { petstoreEntities } from './schemas/index.js';

@@ -3,6 +3,7 @@ import { hashApiKeySecret } from '@petstore/core';
 import { aPetDraft } from '@petstore/core/testing';
 import {
   describeAuditLogContract,
+  describeBanStoreContract,
   describeIdempotencyStoreContract,
   describeKeyStoreContract,
   describeKeyUsageStoreContract,
@@ -14,6 +15,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
 import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
+import { TypeOrmBanStore } from './TypeOrmBanStore.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
@@ -33,7 +35,9 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
   }, 30_000);
 
   async function emptied(): Promise<DataSource> {
-    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses" RESTART IDENTITY');
+    await dataSource.query(
+      'TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses", "rate_limit_bans" RESTART IDENTITY',
+    );
     return dataSource;
   }
 
@@ -41,6 +45,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
   describeKeyStoreContract('TypeOrmKeyStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
   describeAuditLogContract('TypeOrmAuditLog on PostgreSQL 15', async () => ({ log: new TypeOrmAuditLog(await emptied()) }));
   describeKeyUsageStoreContract('TypeOrmKeyUsageStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyUsageStore(await emptied()) }));
+  describeBanStoreContract('TypeOrmBanStore on PostgreSQL 15', async () => ({ store: new TypeOrmBanStore(await emptied()) }));
   describeIdempotencyStoreContract('TypeOrmIdempotencyStore on PostgreSQL 15', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
 
   describe('PostgreSQL', () => {
@@ -62,13 +67,14 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
         'CreateIdempotencyKeys1763856000000',
         'CoveringStatusIndex1763942400000',
         'KeyModel1764028800000',
+        'RateLimitBans1764230400000',
       ]);
       await Promise.all([a.destroy(), b.destroy()]);
     });
 
     it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
       await emptied();
-      await dataSource.undoLastMigration({ transaction: 'each' });
+      for (let i = 0; i < 2; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
       try {
         await dataSource.query(
           `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
@@ -76,7 +82,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
           [hashApiKeySecret('pk_legacy')],
         );
       } finally {
-        expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000']);
+        expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000']);
       }
       const found = await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'));
       expect(found).toMatchObject({

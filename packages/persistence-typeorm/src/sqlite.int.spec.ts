@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { anApiKey, aPetDraft } from '@petstore/core/testing';
 import {
   describeAuditLogContract,
+  describeBanStoreContract,
   describeIdempotencyStoreContract,
   describeKeyStoreContract,
   describeKeyUsageStoreContract,
@@ -16,6 +17,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
 import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
+import { TypeOrmBanStore } from './TypeOrmBanStore.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
@@ -52,6 +54,10 @@ for (const [label, url] of [
   describeKeyUsageStoreContract(`TypeOrmKeyUsageStore on ${label}`, async () => {
     const dataSource = await open(url());
     return { store: new TypeOrmKeyUsageStore(dataSource), close: () => dataSource.destroy() };
+  });
+  describeBanStoreContract(`TypeOrmBanStore on ${label}`, async () => {
+    const dataSource = await open(url());
+    return { store: new TypeOrmBanStore(dataSource), close: () => dataSource.destroy() };
   });
   describeIdempotencyStoreContract(`TypeOrmIdempotencyStore on ${label}`, async () => {
     const dataSource = await open(url());
@@ -115,6 +121,7 @@ describe('SQLite file', () => {
       'CreateIdempotencyKeys1763856000000',
       'CoveringStatusIndex1763942400000',
       'KeyModel1764028800000',
+      'RateLimitBans1764230400000',
     ]);
     expect(await migrate(dataSource)).toEqual([]);
     await dataSource.destroy();
@@ -122,13 +129,13 @@ describe('SQLite file', () => {
 
   it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    for (let i = 0; i < 2; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
     await dataSource.query(
       `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
         `VALUES ('key_00000000000000aa', 'old', 'pro', NULL, 20000, ?, 1763769600000, NULL)`,
       [hashApiKeySecret('pk_legacy')],
     );
-    expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000']);
+    expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000']);
     expect(await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'))).toEqual({
       key: anApiKey({
         id: 'key_00000000000000aa',

@@ -18,14 +18,24 @@ interface Counter {
 
 export interface InMemoryRateLimitOptions {
   /**
-   * How many subjects (keys and client addresses) are tracked at once. Past it, a subject not yet tracked is
-   * rejected until the current windows expire: memory stays bounded whatever addresses clients come from, and the
-   * bound fails closed rather than forgetting (and so resetting) anyone's count.
+   * How many client addresses (the `address:` subjects of callers without a valid key) are tracked at once. Past it,
+   * an address not yet tracked is rejected until the current windows expire: memory stays bounded whatever addresses
+   * clients come from, and the bound fails closed rather than forgetting (and so resetting) anyone's count. Keys have
+   * a table of their own with no such bound: only a valid key reaches it, so its size is bounded by the keys an
+   * operator issued, and no flood of addresses can crowd a key out.
    */
-  maxSubjects?: number;
+  maxAddresses?: number;
+  /**
+   * Hears every ban as it starts (`bannedUntil`, epoch ms) and every unban (null), to keep them elsewhere across a
+   * restart (`openInProcessRateLimits`). Called synchronously, on the request path: hand the write off, do not wait.
+   */
+  onBanChange?: (subject: string, bannedUntil: number | null) => void;
 }
 
-const DEFAULT_MAX_SUBJECTS = 100_000;
+const DEFAULT_MAX_ADDRESSES = 100_000;
+
+/** Callers counted by their address: they have shown no valid key. */
+const isAnonymous = (subject: string) => subject.startsWith('address:');
 
 interface Strikes {
   strikes: number;
@@ -41,7 +51,7 @@ function nextStrikes(record: Strikes | undefined, now: number, retryAt: number, 
   return now - record.struckAt >= intervalMs ? { ...record, strikes: record.strikes + 1, struckAt: now } : record;
 }
 
-function counterOf(counters: readonly Counter[] | undefined, window: CountedWindow): Counter | undefined {
+function counterOf(counters: readonly Counter[] | undefined, window: Pick<CountedWindow, 'name' | 'start'>): Counter | undefined {
   if (counters === undefined) return undefined;
   for (const counter of counters) if (counter.start === window.start && counter.name === window.name) return counter;
   return undefined;
@@ -50,28 +60,54 @@ function counterOf(counters: readonly Counter[] | undefined, window: CountedWind
 /**
  * The RateLimitStore of a single process: exact and atomic because JavaScript runs one `consume` at a time.
  * Several server instances need a shared store (Redis). Expired entries are swept at most once a second, and at
- * most `maxSubjects` subjects are tracked, so memory is bounded by that many subjects in the current windows.
+ * most `maxAddresses` client addresses are tracked beside the keys, so memory is bounded by that many addresses and
+ * the keys in use in the current windows.
  * Counters are updated in place (a subject's few counters in one small array): this runs on every request.
  */
 export class InMemoryRateLimitStore implements RateLimitStore {
   private readonly counters = new Map<string, Counter[]>();
   private readonly strikes = new Map<string, Strikes>();
-  private readonly subjects = new Set<string>();
-  private readonly maxSubjects: number;
+  /** The addresses tracked now (the keyed subjects are not bounded: see InMemoryRateLimitOptions). */
+  private readonly addresses = new Set<string>();
+  private readonly maxAddresses: number;
   private nextSweep = 0;
 
-  constructor({ maxSubjects = DEFAULT_MAX_SUBJECTS }: InMemoryRateLimitOptions = {}) {
-    this.maxSubjects = maxSubjects;
+  private readonly onBanChange: (subject: string, bannedUntil: number | null) => void;
+
+  constructor({ maxAddresses = DEFAULT_MAX_ADDRESSES, onBanChange = () => undefined }: InMemoryRateLimitOptions = {}) {
+    this.maxAddresses = maxAddresses;
+    this.onBanChange = onBanChange;
   }
 
-  /** How many subjects are tracked now. */
-  size(): number {
-    return this.subjects.size;
+  /**
+   * Raises a subject's count in one window to `count` (never lowers it): to start from what was counted before a
+   * restart. Nothing is heard by `onBanChange`.
+   */
+  restoreCount(subject: string, window: Omit<CountedWindow, 'limit'>, count: number): void {
+    let counters = this.counters.get(subject);
+    if (counters === undefined) this.counters.set(subject, (counters = []));
+    const counter = counterOf(counters, window);
+    if (counter) counter.count = Math.max(counter.count, count);
+    else counters.push({ name: window.name, start: window.start, count, expiresAt: window.resetAt });
+    this.track(subject);
+  }
+
+  /** Bans a subject until `bannedUntil` (epoch ms) unless a later ban is in force: to keep a ban across a restart. */
+  restoreBan(subject: string, bannedUntil: number): void {
+    const record = this.strikes.get(subject);
+    if (record && record.bannedUntil >= bannedUntil) return;
+    this.strikes.set(subject, { strikes: 0, strikeUntil: 0, struckAt: 0, bannedUntil });
+    this.track(subject);
+  }
+
+  /** How many client addresses are tracked now. */
+  addressCount(): number {
+    return this.addresses.size;
   }
 
   consume({ subject, now, windows, ban }: ConsumeRequest): Promise<ConsumeResult> {
     this.sweep(now);
-    if (!this.subjects.has(subject) && this.subjects.size >= this.maxSubjects) {
+    if (this.addresses.size >= this.maxAddresses && isAnonymous(subject) && !this.addresses.has(subject)) {
       // Reported as full windows, so every rate-limit header says "nothing left" until the earliest reset.
       return Promise.resolve({ outcome: 'rejected', counts: windows.map((w) => w.limit), retryAt: Math.min(...windows.map((w) => w.resetAt)) });
     }
@@ -97,11 +133,12 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     if (next.strikes >= ban.strikes) {
       const bannedUntil = now + ban.durationSeconds * 1000;
       this.strikes.set(subject, { strikes: 0, strikeUntil: 0, struckAt: 0, bannedUntil });
-      this.subjects.add(subject);
+      this.track(subject);
+      this.onBanChange(subject, bannedUntil);
       return Promise.resolve({ outcome: 'banned', counts, bannedUntil });
     }
     this.strikes.set(subject, next);
-    this.subjects.add(subject);
+    this.track(subject);
     return Promise.resolve({ outcome: 'rejected', counts, retryAt });
   }
 
@@ -126,6 +163,7 @@ export class InMemoryRateLimitStore implements RateLimitStore {
 
   unban(subject: string): Promise<void> {
     this.strikes.delete(subject);
+    this.onBanChange(subject, null);
     return Promise.resolve();
   }
 
@@ -134,7 +172,7 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     if (counters === undefined) {
       counters = [];
       this.counters.set(subject, counters);
-      this.subjects.add(subject);
+      this.track(subject);
     }
     for (const window of windows) {
       const counter = counterOf(counters, window);
@@ -154,8 +192,12 @@ export class InMemoryRateLimitStore implements RateLimitStore {
     for (const [subject, record] of this.strikes) {
       if (record.bannedUntil <= now && record.strikeUntil <= now) this.strikes.delete(subject);
     }
-    this.subjects.clear();
-    for (const subject of this.counters.keys()) this.subjects.add(subject);
-    for (const subject of this.strikes.keys()) this.subjects.add(subject);
+    this.addresses.clear();
+    for (const subject of this.counters.keys()) this.track(subject);
+    for (const subject of this.strikes.keys()) this.track(subject);
+  }
+
+  private track(subject: string): void {
+    if (isAnonymous(subject)) this.addresses.add(subject);
   }
 }

@@ -29,6 +29,8 @@ export interface KeyUsageStore {
   add(increments: readonly KeyUsageIncrement[]): Promise<void>;
   /** The days from `from` to `to` (inclusive) with a stored count, oldest first. */
   dailyUsage(keyId: string, from: UtcDay, to: UtcDay): Promise<DailyUsage[]>;
+  /** Every key's stored count for one day, by key id (keys without one are left out). */
+  requestsOn(day: UtcDay): Promise<ReadonlyMap<string, number>>;
   /** The last use of each of these keys that has one. */
   lastUsedAt(keyIds: readonly string[]): Promise<ReadonlyMap<string, Date>>;
   /** Deletes the counts of the days before `before` (not the last uses); returns how many day counts went. */

@@ -1,11 +1,13 @@
 import { InMemoryRateLimitStore } from '../adapters/InMemoryRateLimitStore.js';
 import { describeAuditLogContract } from './contracts/AuditLogContract.js';
+import { describeBanStoreContract } from './contracts/BanStoreContract.js';
 import { describeIdempotencyStoreContract } from './contracts/IdempotencyStoreContract.js';
 import { describeKeyStoreContract } from './contracts/KeyStoreContract.js';
 import { describeKeyUsageStoreContract } from './contracts/KeyUsageStoreContract.js';
 import { describePetRepositoryContract } from './contracts/PetRepositoryContract.js';
 import { describeRateLimitStoreContract } from './contracts/RateLimitStoreContract.js';
 import { InMemoryAuditLog } from './InMemoryAuditLog.js';
+import { InMemoryBanStore } from './InMemoryBanStore.js';
 import { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
 import { InMemoryKeyStore } from './InMemoryKeyStore.js';
 import { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
@@ -17,3 +19,4 @@ describeRateLimitStoreContract('InMemoryRateLimitStore', async () => ({ store: n
 describeIdempotencyStoreContract('InMemoryIdempotencyStore', async () => ({ store: new InMemoryIdempotencyStore() }));
 describeAuditLogContract('InMemoryAuditLog', async () => ({ log: new InMemoryAuditLog() }));
 describeKeyUsageStoreContract('InMemoryKeyUsageStore', async () => ({ store: new InMemoryKeyUsageStore() }));
+describeBanStoreContract('InMemoryBanStore', async () => ({ store: new InMemoryBanStore() }));

@@ -21,6 +21,15 @@ export class InMemoryKeyUsageStore implements KeyUsageStore {
     return Promise.resolve(days.map(([day, requests]) => ({ day, requests })));
   }
 
+  requestsOn(day: UtcDay): Promise<ReadonlyMap<string, number>> {
+    const found = new Map<string, number>();
+    for (const [keyId, days] of this.days) {
+      const requests = days.get(day);
+      if (requests !== undefined) found.set(keyId, requests);
+    }
+    return Promise.resolve(found);
+  }
+
   lastUsedAt(keyIds: readonly string[]): Promise<ReadonlyMap<string, Date>> {
     const found = new Map<string, Date>();
     for (const id of keyIds) {

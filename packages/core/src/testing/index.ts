@@ -5,6 +5,7 @@ export { InMemoryKeyStore } from './InMemoryKeyStore.js';
 export { InMemoryIdempotencyStore } from './InMemoryIdempotencyStore.js';
 export { InMemoryAuditLog } from './InMemoryAuditLog.js';
 export { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
+export { InMemoryBanStore } from './InMemoryBanStore.js';
 
 export { aPetDraft, anApiKey, anAuditEvent } from './builders.js';
 export { inMemoryPorts, type InMemoryPorts } from './inMemoryPorts.js';

@@ -1,6 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPetStore, type PetStore, InMemoryRateLimitStore, type BanRule, type Plan, type PetRepository } from '@petstore/core';
+import {
+  createPetStore,
+  type PetStore,
+  InMemoryRateLimitStore,
+  type BanRule,
+  type Plan,
+  type PetRepository,
+  type RateLimitStore,
+} from '@petstore/core';
 import {
   FakeClock,
   InMemoryAuditLog,
@@ -52,6 +60,8 @@ export interface TestApiOptions extends Pick<
   publicBaseUrl?: string;
   /** Replaces the in-memory repository (to inject failures). */
   petRepository?: PetRepository;
+  /** Replaces the default in-process rate-limit store (to give it other bounds). */
+  rateLimits?: RateLimitStore;
   now?: string;
 }
 
@@ -72,7 +82,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     {
       pets: options.petRepository ?? pets,
       keys,
-      rateLimits: new InMemoryRateLimitStore(),
+      rateLimits: options.rateLimits ?? new InMemoryRateLimitStore(),
       idempotency: new InMemoryIdempotencyStore(),
       auditLog: new InMemoryAuditLog(),
       keyUsage: new InMemoryKeyUsageStore(),

@@ -5,6 +5,7 @@ import { auditEventSchema } from './AuditEventSchema.js';
 import { idempotencyKeySchema } from './IdempotencyKeySchema.js';
 import { keyLastUseSchema, keyUsageDaySchema } from './KeyUsageSchemas.js';
 import { petSchema } from './PetSchema.js';
+import { rateLimitBanSchema } from './RateLimitBanSchema.js';
 
 /**
  * Every table of the pet store as TypeORM entity schemas, for a DataSource on `dialect`: add them (and `migrations`)
@@ -19,5 +20,6 @@ export function petstoreEntities(dialect: Dialect): EntitySchema[] {
     auditEventSchema(dialect),
     keyUsageDaySchema(dialect),
     keyLastUseSchema(dialect),
+    rateLimitBanSchema(dialect),
   ] as EntitySchema[];
 }

@@ -38,6 +38,23 @@ export function describeKeyUsageStoreContract(name: string, open: () => Promise<
       expect(await store.dailyUsage(OTHER, '2026-06-01', '2026-06-01')).toEqual([{ day: '2026-06-01', requests: 7 }]);
     });
 
+    it("reads every key's count for one day", async () => {
+      expect(await store.requestsOn('2026-06-01')).toEqual(new Map());
+      await store.add([
+        { keyId: KEY, day: '2026-06-01', requests: 3, lastUsedAt: at('2026-06-01T10:00:00Z') },
+        { keyId: OTHER, day: '2026-06-01', requests: 9_007_199_254, lastUsedAt: at('2026-06-01T11:00:00Z') },
+        { keyId: OTHER, day: '2026-06-02', requests: 4, lastUsedAt: at('2026-06-02T11:00:00Z') },
+      ]);
+      await store.add([{ keyId: KEY, day: '2026-06-01', requests: 2, lastUsedAt: at('2026-06-01T10:00:30Z') }]);
+      expect(await store.requestsOn('2026-06-01')).toEqual(
+        new Map([
+          [KEY, 5],
+          [OTHER, 9_007_199_254],
+        ]),
+      );
+      expect(await store.requestsOn('2026-06-03')).toEqual(new Map());
+    });
+
     it('reads only the days in the range, both ends included', async () => {
       const days = ['2026-05-31', '2026-06-01', '2026-06-02', '2026-06-03'];
       await store.add(days.map((day, i) => ({ keyId: KEY, day, requests: i + 1, lastUsedAt: at(`${day}T12:00:00Z`) })));

@@ -5,3 +5,4 @@ export { describeRateLimitStoreContract, type RateLimitStoreHarness } from './Ra
 export { describeIdempotencyStoreContract, type IdempotencyStoreHarness } from './IdempotencyStoreContract.js';
 export { describeAuditLogContract, type AuditLogHarness } from './AuditLogContract.js';
 export { describeKeyUsageStoreContract, type KeyUsageStoreHarness } from './KeyUsageStoreContract.js';
+export { describeBanStoreContract, type BanStoreHarness } from './BanStoreContract.js';
