@@ -63,7 +63,7 @@ export interface paths {
         head: operations["getKeyHead"];
         /**
          * Update a key
-         * @description Changes a key's name, plan, limits (null: back to the plan's), scopes, expiry (null: none) or disabled flag; the fields not sent stay as they are. Every instance applies the change within the key cache TTL (2 s by default). A revoked key cannot be changed. Audited as `key.updated` with each changed field before and after.
+         * @description Changes a key's name, plan, limits (null: back to the plan's), scopes, expiry (null: none) or disabled flag; the fields not sent stay as they are. Every instance applies the change within the key cache TTL (2 s by default). A revoked key cannot be changed. Concurrent changes to one key apply one at a time, each checked against the key as the others left it: none is lost, and one the rules refuse on the key as it now is answers 400. Audited as `key.updated` with each changed field before and after.
          */
         patch: operations["updateKey"];
         trace?: never;
