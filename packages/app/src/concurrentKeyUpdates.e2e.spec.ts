@@ -26,7 +26,7 @@ describeWithPostgres('concurrent admin changes to one key, on two instances shar
       headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, json: (await response.json()) as unknown };
+    return { status: response.status, json: await response.json() };
   };
   const createProKey = async (limits: { perMinute: number; perDay: number }) =>
     (await admin(0, 'POST', '/keys', { name: 'contested', plan: 'pro', ...limits })).json as KeyBody & { key: string };
