@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../errors/ValidationError.js';
-import type { LimitOverrides } from './ApiKey.js';
-import { isPlan, MAX_RATE_LIMIT, PLAN_LIMITS, PLANS, type Plan } from './Plan.js';
+import { limitsOf, type LimitOverrides } from './ApiKey.js';
+import { isPlan, MAX_RATE_LIMIT, PLANS, type Plan } from './Plan.js';
 import { isScope, SCOPES, type Scope } from './Scope.js';
 
 /** The settings of a key an operator chooses, as validated values; an absent property was not given. */
@@ -109,9 +109,7 @@ export function limitProblems(plan: Plan, overrides: LimitOverrides): FieldProbl
       return missing.map((field) => ({ field, message: `${field} is required for enterprise keys and must be a positive integer` }));
     }
   }
-  const planLimits = plan === 'enterprise' ? null : PLAN_LIMITS[plan];
-  const perMinute = overrides.perMinute ?? planLimits!.perMinute;
-  const perDay = overrides.perDay ?? planLimits!.perDay;
+  const { perMinute, perDay } = limitsOf({ plan, limitOverrides: overrides });
   if (perMinute <= perDay) return [];
   const source = (override: number | null) => (override === null ? `, the ${plan} plan's` : '');
   return [

@@ -28,6 +28,23 @@ describe('GetApiKey', () => {
     expect(await store.getApiKey.execute(key.id)).toMatchObject({ status: 'revoked', revokedAt: '2026-06-01T12:00:05.000Z' });
   });
 
+  it.each([
+    ['an Enterprise key without limits', { plan: 'enterprise', limitOverrides: { perMinute: null, perDay: null } }, { perMinute: 60, perDay: 1_000 }],
+    ['an Enterprise key with one limit', { plan: 'enterprise', limitOverrides: { perMinute: 10, perDay: null } }, { perMinute: 10, perDay: 1_000 }],
+    ['a plan this version does not know', { plan: 'gold', limitOverrides: { perMinute: null, perDay: 500 } }, { perMinute: 60, perDay: 500 }],
+  ] as const)('shows, lists and serves %s (stored by hand), with the Free plan’s limit where it has none', async (_, stored, limits) => {
+    const issued = await store.issueApiKey.execute({ plan: 'pro' }, 'cli');
+    await ports.keys.update({ ...(await ports.keys.findById(issued.key.id))! }, stored as never);
+    expect(await store.getApiKey.execute(issued.key.id)).toMatchObject({ limits });
+    expect((await store.listApiKeys.execute()).keys[0]).toMatchObject({ limits });
+    const admitted = await store.admitRequest.execute({ secret: issued.secret, clientAddress: '198.51.100.1', scope: 'pets:read' });
+    expect(admitted.rateLimit.limit).toBe(limits.perMinute);
+    // An operator puts it right.
+    expect(await store.updateApiKey.execute(issued.key.id, { plan: 'pro', perMinute: 100, perDay: 1_000 }, 'cli')).toMatchObject({
+      limits: { perMinute: 100, perDay: 1_000 },
+    });
+  });
+
   it('answers not_found for an unknown id', async () => {
     await expect(store.getApiKey.execute('key_nope')).rejects.toMatchObject({ code: 'not_found', message: 'No API key with id key_nope.' });
   });
