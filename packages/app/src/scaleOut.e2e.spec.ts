@@ -38,6 +38,21 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
     expect(window.filter((answer) => answer.status === 200)).toHaveLength(60);
   }, 60_000);
 
+  it('never bans a key for one burst: 100 requests at once at 20 a minute across both instances, 20 answered, no ban', async () => {
+    const created = await runCli(['keys', 'create', '--plan', 'free', '--per-minute', '20'], { DATABASE_URL: servers().postgres.url });
+    const secret = created.stdout.trim();
+    const codes: (string | null)[] = [];
+    const window = await burstUntilLimited(() =>
+      Array.from({ length: 100 }, async (_, i) => {
+        const response = await fetch(`${(i % 2 ? a : b).url}/pets`, { headers: auth(secret) });
+        codes.push(response.status === 429 ? ((await response.clone().json()) as { code: string }).code : null);
+        return response;
+      }),
+    );
+    expect(window.filter((answer) => answer.status === 200)).toHaveLength(20);
+    expect(codes).not.toContain('key_banned');
+  }, 60_000);
+
   it('lists on one instance a pet created on the other', async () => {
     const { secret } = await newKey('pro');
     const created = await fetch(`${a.url}/pets`, {

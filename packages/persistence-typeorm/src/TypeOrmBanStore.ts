@@ -23,7 +23,7 @@ export class TypeOrmBanStore implements BanStore {
     });
   }
 
-  /** Also deletes the bans that have ended: the table holds no more than the bans of the last restart's reading. */
+  /** Also deletes the bans that have ended, so the table holds no more than the bans started since the last start. */
   inForce(now: number): Promise<SavedBan[]> {
     return this.guard(async () => {
       await this.rows.delete({ banned_until_ms: LessThanOrEqual(now) });
