@@ -113,4 +113,20 @@ describeWithPostgres('concurrent admin changes to one key, on two instances shar
       limits: { perMinute: 100, perDay: 1_000 },
     });
   }, 60_000);
+
+  it('starts a development server whose oldest key is in a forbidden state', async () => {
+    const client = new pg.Client({ connectionString: postgres().url });
+    await client.connect();
+    try {
+      await client.query(`UPDATE api_keys SET plan = 'enterprise', per_minute = NULL, per_day = NULL`);
+    } finally {
+      await client.end();
+    }
+    const development = await spawnServer({ DATABASE_URL: postgres().url, NODE_ENV: 'development' });
+    try {
+      expect((await fetch(`${new URL(development.url).origin}/readyz`)).status).toBe(200);
+    } finally {
+      await development.stop();
+    }
+  }, 60_000);
 });
