@@ -32,6 +32,7 @@ describeWithPostgresAndRedis(
         NODE_ENV: 'production',
         KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
         BAN_STRIKES: '1',
+        BAN_STRIKE_INTERVAL_SECONDS: '0',
         PUBLIC_BASE_URL: 'http://petstore.test/v1',
       };
       [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
@@ -118,7 +119,7 @@ describeWithPostgresAndRedis(
     it('an unban', async () => {
       const { id, secret } = await newKey('--plan', 'free', '--per-minute', '1');
       expect((await get(a, secret)).status).toBe(200);
-      // One strike bans (BAN_STRIKES=1): the 429 that ends the window, then every request is key_banned.
+      // One strike bans (BAN_STRIKES=1, no interval): the 429 that ends the window, then every request is key_banned.
       await eventually(async () => (await get(b, secret)).code === 'key_banned');
       await onBoth(secret, ({ code }) => code === 'key_banned');
       await onBoth(secret, ({ bannedUntil }) => typeof bannedUntil === 'number', '/rate_limit');

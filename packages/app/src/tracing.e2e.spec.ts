@@ -49,7 +49,7 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     // One request over the limit, before its Retry-After, bans the key: both refusals in a few requests.
-    server = await spawnServer({ DATABASE_URL: databaseUrl, BAN_STRIKES: '1', ...tracingEnv(receiver) });
+    server = await spawnServer({ DATABASE_URL: databaseUrl, BAN_STRIKES: '1', BAN_STRIKE_INTERVAL_SECONDS: '0', ...tracingEnv(receiver) });
     key = server.firstRunKey!;
     keyId = /API key \((key_[0-9a-f]+)\)/.exec(server.output())![1]!;
   }, 60_000);
