@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '@petstore/core/testing';
 import {
   describeAuditLogContract,
+  describeBanStoreContract,
   describeIdempotencyStoreContract,
   describeKeyStoreContract,
   describeKeyUsageStoreContract,
@@ -14,6 +15,7 @@ import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
 import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
+import { TypeOrmBanStore } from './TypeOrmBanStore.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
@@ -46,7 +48,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
   }, 30_000);
 
   async function emptied(): Promise<DataSource> {
-    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses" RESTART IDENTITY');
+    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses", "rate_limit_bans" RESTART IDENTITY');
     return dataSource;
   }
 
@@ -55,6 +57,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
   describeIdempotencyStoreContract('TypeOrmIdempotencyStore through PgBouncer', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
   describeAuditLogContract('TypeOrmAuditLog through PgBouncer', async () => ({ log: new TypeOrmAuditLog(await emptied()) }));
   describeKeyUsageStoreContract('TypeOrmKeyUsageStore through PgBouncer', async () => ({ store: new TypeOrmKeyUsageStore(await emptied()) }));
+  describeBanStoreContract('TypeOrmBanStore through PgBouncer', async () => ({ store: new TypeOrmBanStore(await emptied()) }));
 
   describe('PgBouncer', () => {
     it('serves creates and pages from two instances at once, whichever server connection each statement gets', async () => {
@@ -87,6 +90,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
           'CreateIdempotencyKeys1763856000000',
           'CoveringStatusIndex1763942400000',
           'KeyModel1764028800000',
+          'RateLimitBans1764230400000',
         ]);
         expect(await migrate(a)).toEqual([]);
       } finally {
