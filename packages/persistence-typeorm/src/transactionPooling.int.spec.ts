@@ -48,7 +48,9 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
   }, 30_000);
 
   async function emptied(): Promise<DataSource> {
-    await dataSource.query('TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses", "rate_limit_bans" RESTART IDENTITY');
+    await dataSource.query(
+      'TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses", "rate_limit_bans" RESTART IDENTITY',
+    );
     return dataSource;
   }
 
