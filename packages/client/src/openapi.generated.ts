@@ -1639,35 +1639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The path exists, but does not answer this method: `Allow` lists those it answers. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    Allow: components["headers"]["Allow"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "method_not_allowed",
-                     *       "message": "What went wrong, for people.",
-                     *       "status": 405
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "method_not_allowed";
-                    };
-                };
-            };
+            405: components["responses"]["MethodNotAllowed"];
             /** @description The request did not arrive in time (the connection is closed). */
             408: {
                 headers: {
@@ -2127,23 +2099,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path exists, but does not answer this method: `Allow` lists those it answers. */
-            405: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
-                    Allow: components["headers"]["Allow"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            405: components["responses"]["MethodNotAllowed"];
             /** @description The request did not arrive in time (the connection is closed). */
             408: {
                 headers: {
