@@ -145,3 +145,13 @@ export function describeWithPostgresAndRedis(name: string, body: (servers: () =>
 export function describeWithPgBouncer(name: string, body: (servers: () => PostgresBehindPgBouncer) => void): void {
   describeWith<[PostgresBehindPgBouncer]>([POSTGRES_BEHIND_PGBOUNCER], name, (running) => body(() => running()[0]));
 }
+
+/** `describe` with PostgreSQL behind PgBouncer (as `describeWithPgBouncer`) and a Redis server, for the scale-out topology. */
+export function describeWithPgBouncerAndRedis(name: string, body: (servers: () => PostgresBehindPgBouncer & { redis: RunningRedis }) => void): void {
+  describeWith<[PostgresBehindPgBouncer, RunningRedis]>([POSTGRES_BEHIND_PGBOUNCER, REDIS], name, (running) =>
+    body(() => {
+      const [pooled, redis] = running();
+      return { ...pooled, redis };
+    }),
+  );
+}

@@ -2,6 +2,7 @@
 export {
   describeWithEachRedisTopology,
   describeWithPgBouncer,
+  describeWithPgBouncerAndRedis,
   describeWithPostgres,
   describeWithPostgresAndRedis,
   describeWithRedis,
