@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPostgres, startRedis } from '@petstore/test-support';
+import { startPgBouncer, startPostgres, startRedis, type RunningPostgres } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { randomPages, type RandomPage } from './randomPages.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
@@ -187,6 +187,8 @@ const RANDOM_PAGES = [
   'peer: hand-written Fastify random pages',
   'random pages (10k pets, PostgreSQL + Redis)',
   'peer: hand-written Koa + pg + ioredis random pages',
+  'random pages (10k pets, PgBouncer + Redis)',
+  'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
 ];
 let pages: RandomPage[] = [];
 /** One request that takes these paths in turn (the same sequence for every server). */
@@ -224,6 +226,39 @@ const newPet = (i: number): Request => ({
   body: JSON.stringify({ name: `bench ${i}`, categoryId: 1 + (i % 9) }),
   headers: json,
 });
+
+/**
+ * The same random pages through PgBouncer in transaction pooling mode (started here, its default settings): the
+ * server with DATABASE_POOL_MODE=transaction against the pg peer with unnamed statements, both on one PgBouncer.
+ */
+async function behindPgBouncer(postgres: RunningPostgres, redisUrl: string, key: string): Promise<void> {
+  const product = 'random pages (10k pets, PgBouncer + Redis)';
+  const peerName = 'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer';
+  if (!wanted(product, peerName)) return;
+  const pgbouncer = await startPgBouncer(postgres);
+  if (!pgbouncer) {
+    process.stderr.write('  pgbouncer not found: the PgBouncer scenarios are skipped\n');
+    return;
+  }
+  try {
+    const server = await startNodeServer(
+      'benchServer.js',
+      { DATABASE_URL: pgbouncer.url, DATABASE_POOL_MODE: 'transaction', REDIS_URL: redisUrl },
+      PIN,
+    );
+    const peer = wanted(peerName)
+      ? await startNodeServer('peerPostgres.js', { DATABASE_URL: pgbouncer.url, PEER_STATEMENTS: 'unnamed', REDIS_URL: redisUrl }, PIN)
+      : null;
+    await scenarios(
+      { name: product, server, key, requests: cycling(pages.map((p) => p.product)) },
+      ...(peer ? [{ name: peerName, server: peer, key, requests: cycling(pages.map((p) => p.peer)) }] : []),
+    );
+    await peer?.stop();
+    await server.stop();
+  } finally {
+    await pgbouncer.stop();
+  }
+}
 
 // The load generator on CPU 1; every server started by startNodeServer goes on CPU 0.
 const PIN = !values['no-pin'];
@@ -291,6 +326,8 @@ try {
     'random pages (10k pets, PostgreSQL + Redis)',
     'create (PostgreSQL + Redis)',
     'peer: hand-written Koa + pg + ioredis random pages',
+    'random pages (10k pets, PgBouncer + Redis)',
+    'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
   )
     ? await startPostgres()
     : null;
@@ -315,6 +352,7 @@ try {
           : []),
       );
       await peer?.stop();
+      await behindPgBouncer(postgres, redis.url, key);
       // After the random pages: the pets it adds would change the last pages.
       await scenario(
         'create (PostgreSQL + Redis)',
@@ -400,6 +438,12 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
     'PostgreSQL + Redis random pages / Koa + pg + ioredis peer',
     'random pages (10k pets, PostgreSQL + Redis)',
     'peer: hand-written Koa + pg + ioredis random pages',
+    '>= 1.0',
+  ),
+  versus(
+    'PgBouncer + Redis random pages / Koa + pg + ioredis peer behind PgBouncer',
+    'random pages (10k pets, PgBouncer + Redis)',
+    'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
     '>= 1.0',
   ),
 ];

@@ -1,7 +1,11 @@
 // The PostgreSQL + Redis peer (issue 23): the Koa peer's listing on Koa 3 + @koa/router + pg + ioredis, as a team
 // that scales out would write it by hand: the key looked up by the SHA-256 of the bearer in PostgreSQL, minute and
-// day counters in Redis (INCR and EXPIRE of both windows in one MULTI), the same keyset query, JSON, Link and the
-// three X-RateLimit headers.
+// day counters in Redis (INCR and EXPIRE of both windows in one MULTI: one round trip), the same keyset query, JSON,
+// Link and the three X-RateLimit headers.
+//
+// PEER_STATEMENTS=unnamed sends the queries unnamed, as they must be behind a transaction pooler (PgBouncer); by
+// default they are named, prepared once per connection. The Redis client is built from the environment by
+// `counterStore()` and handed to `createPeerApp`, so another client (a cluster client) takes its place there.
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { Redis } from 'ioredis';
@@ -9,63 +13,73 @@ import Koa from 'koa';
 import pg from 'pg';
 import { listingQuery, nextPageLink } from './peerLimits.js';
 
-const pool = new pg.Pool({ connectionString: process.env['DATABASE_URL'], max: 10 });
-const redis = new Redis(process.env['REDIS_URL']!);
+/** Where the counters live: what the handler needs of an ioredis client. */
+type CounterStore = Pick<Redis, 'multi'>;
 type PetRow = { id: string; name: string; categoryId: string; status: string };
 const COLUMNS = '"id", "name", "category_id" AS "categoryId", "status"';
 
-const app = new Koa();
-const router = new Router();
-router.get('/v1/pets', async (ctx) => {
-  const bearer = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
-  const { rows: keys } = bearer
-    ? await pool.query<{ id: string; per_minute: number | null }>({
-        name: 'find_key',
-        text: 'SELECT "id", "per_minute" FROM "api_keys" WHERE "secret_hash" = $1 AND "revoked_at_ms" IS NULL',
-        values: [createHash('sha256').update(bearer).digest('hex')],
-      })
-    : { rows: [] };
-  const key = keys[0];
-  if (!key) {
-    ctx.status = 401;
-    ctx.body = { code: 'unauthorized', message: 'Invalid API key.', status: 401 };
-    return;
-  }
-  const now = Date.now();
-  const minuteStart = now - (now % 60_000);
-  const minuteKey = `peer:${key.id}:m:${minuteStart}`;
-  const dayKey = `peer:${key.id}:d:${now - (now % 86_400_000)}`;
-  const counts = await redis.multi().incr(minuteKey).expire(minuteKey, 60).incr(dayKey).expire(dayKey, 86_400).exec();
-  const minute = Number(counts?.[0]?.[1] ?? 0);
-  const perMinute = key.per_minute ?? Number.MAX_SAFE_INTEGER;
-  if (minute > perMinute) {
-    ctx.status = 429;
-    ctx.set('Retry-After', String(Math.ceil((minuteStart + 60_000 - now) / 1000)));
-    ctx.body = { code: 'rate_limited', message: 'Too many requests.', status: 429 };
-    return;
-  }
-  ctx.set('X-RateLimit-Limit', String(perMinute));
-  ctx.set('X-RateLimit-Remaining', String(perMinute - minute));
-  ctx.set('X-RateLimit-Reset', String((minuteStart + 60_000) / 1000));
+function createPeerApp(pool: pg.Pool, counters: CounterStore, named: boolean): Koa {
+  /** The query, named (prepared once per connection) or not. */
+  const statement = (name: string, text: string, values: unknown[]): pg.QueryConfig => (named ? { name, text, values } : { text, values });
+  const app = new Koa();
+  const router = new Router();
+  router.get('/v1/pets', async (ctx) => {
+    const bearer = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
+    const { rows: keys } = bearer
+      ? await pool.query<{ id: string; per_minute: number | null }>(
+          statement('find_key', 'SELECT "id", "per_minute" FROM "api_keys" WHERE "secret_hash" = $1 AND "revoked_at_ms" IS NULL', [
+            createHash('sha256').update(bearer).digest('hex'),
+          ]),
+        )
+      : { rows: [] };
+    const key = keys[0];
+    if (!key) {
+      ctx.status = 401;
+      ctx.body = { code: 'unauthorized', message: 'Invalid API key.', status: 401 };
+      return;
+    }
+    const now = Date.now();
+    const minuteStart = now - (now % 60_000);
+    // Both counters of a key in one hash slot (braces), so that a cluster client sends the MULTI to one node.
+    const minuteKey = `peer:{${key.id}}:m:${minuteStart}`;
+    const dayKey = `peer:{${key.id}}:d:${now - (now % 86_400_000)}`;
+    const counts = await counters.multi().incr(minuteKey).expire(minuteKey, 60).incr(dayKey).expire(dayKey, 86_400).exec();
+    const minute = Number(counts?.[0]?.[1] ?? 0);
+    const perMinute = key.per_minute ?? Number.MAX_SAFE_INTEGER;
+    if (minute > perMinute) {
+      ctx.status = 429;
+      ctx.set('Retry-After', String(Math.ceil((minuteStart + 60_000 - now) / 1000)));
+      ctx.body = { code: 'rate_limited', message: 'Too many requests.', status: 429 };
+      return;
+    }
+    ctx.set('X-RateLimit-Limit', String(perMinute));
+    ctx.set('X-RateLimit-Remaining', String(perMinute - minute));
+    ctx.set('X-RateLimit-Reset', String((minuteStart + 60_000) / 1000));
 
-  const { limit, after, status } = listingQuery(ctx.query);
-  const { rows } = status
-    ? await pool.query<PetRow>({
-        name: 'list_by_status',
-        text: `SELECT ${COLUMNS} FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`,
-        values: [status, after, limit + 1],
-      })
-    : await pool.query<PetRow>({
-        name: 'list_all',
-        text: `SELECT ${COLUMNS} FROM "pets" WHERE "id" > $1 ORDER BY "id" LIMIT $2`,
-        values: [after, limit + 1],
-      });
-  // bigint columns arrive as strings from pg.
-  const pets = rows.slice(0, limit).map((row) => ({ id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), status: row.status }));
-  if (rows.length > limit) ctx.set('Link', nextPageLink(status, limit, pets[pets.length - 1]!.id));
-  ctx.body = pets;
-});
-app.use(router.routes());
+    const { limit, after, status } = listingQuery(ctx.query);
+    const { rows } = status
+      ? await pool.query<PetRow>(
+          statement('list_by_status', `SELECT ${COLUMNS} FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`, [
+            status,
+            after,
+            limit + 1,
+          ]),
+        )
+      : await pool.query<PetRow>(statement('list_all', `SELECT ${COLUMNS} FROM "pets" WHERE "id" > $1 ORDER BY "id" LIMIT $2`, [after, limit + 1]));
+    // bigint columns arrive as strings from pg.
+    const pets = rows.slice(0, limit).map((row) => ({ id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), status: row.status }));
+    if (rows.length > limit) ctx.set('Link', nextPageLink(status, limit, pets[pets.length - 1]!.id));
+    ctx.body = pets;
+  });
+  app.use(router.routes());
+  return app;
+}
+
+/** The Redis client the environment names. */
+const counterStore = (): CounterStore => new Redis(process.env['REDIS_URL']!);
+
+const pool = new pg.Pool({ connectionString: process.env['DATABASE_URL'], max: 10 });
+const app = createPeerApp(pool, counterStore(), process.env['PEER_STATEMENTS'] !== 'unnamed');
 const server = app.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {
   process.stderr.write(`ready ${(server.address() as { port: number }).port}\n`);
 });
