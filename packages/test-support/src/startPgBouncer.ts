@@ -7,7 +7,15 @@ import { eventually } from './eventually.js';
 import { freePort, unprivilegedUser, type RunningPostgres, type RunningServer } from './startPostgres.js';
 
 /** `url` is postgres://postgres@127.0.0.1:<port>/petstore through the pooler; `pause`/`start` restart it on the same port. */
-export type RunningPgBouncer = RunningServer;
+export interface RunningPgBouncer extends RunningServer {
+  /** `pause` stops it at once (SIGTERM, PgBouncer's immediate shutdown): transactions in flight are cut, as by a crash. */
+  pause(): Promise<void>;
+  /**
+   * Stops it as `systemctl stop` (and `restart`) does, with SIGINT, PgBouncer's safe shutdown: it lets the transactions
+   * in flight finish and answer, then closes every connection and exits. `start` brings it back.
+   */
+  pauseSafely(): Promise<void>;
+}
 
 export function pgbouncerBinary(): string | null {
   for (const candidate of [process.env['PGBOUNCER'], '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer']) {
@@ -96,19 +104,20 @@ export async function startPgBouncer(postgres: RunningPostgres, setup = testSetu
     child.stderr!.on('data', collect);
     await waitUntilServing(url, child, () => output);
   };
-  const pause = async () => {
+  const exit = async (signal: 'SIGTERM' | 'SIGINT') => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    // SIGINT is PgBouncer's "safe shutdown": it waits for the transactions in flight; the tests want it gone now.
-    child.kill('SIGTERM');
+    child.kill(signal);
     await exited;
   };
+  const pause = () => exit('SIGTERM');
   await start();
   return {
     url,
     port,
     start,
     pause,
+    pauseSafely: () => exit('SIGINT'),
     freeze: () => void child.kill('SIGSTOP'),
     thaw: () => void child.kill('SIGCONT'),
     stop: async () => {

@@ -10,10 +10,10 @@ export interface StoredPet {
 export const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 /** POST /v1/pets with a JSON body. */
-export function postPet(server: ServerProcess, key: string, name: string, headers: Record<string, string> = {}): Promise<Response> {
+export function postPet(server: ServerProcess, key: string, name: string): Promise<Response> {
   return fetch(`${server.url}/pets`, {
     method: 'POST',
-    headers: { ...auth(key), 'Content-Type': 'application/json', ...headers },
+    headers: { ...auth(key), 'Content-Type': 'application/json' },
     body: JSON.stringify({ name, categoryId: 1 }),
   });
 }
