@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPgBouncer, startPostgres, startRedis, type RunningPostgres } from '@petstore/test-support';
+import { startPgBouncer, startPostgres, startRedis, startRedisCluster, type RunningPostgres } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { randomPages, type RandomPage } from './randomPages.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
@@ -180,6 +180,21 @@ async function deepSoldCursor(port: number, key: string): Promise<string> {
   return cursor;
 }
 
+/** The random pages through PgBouncer, the product against the pg peer, on each Redis topology. */
+const PGBOUNCER_PAIRS = [
+  {
+    cluster: false,
+    product: 'random pages (10k pets, PgBouncer + Redis)',
+    peer: 'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
+  },
+  {
+    cluster: true,
+    product: 'random pages (10k pets, PgBouncer + Redis Cluster)',
+    peer: 'peer: hand-written Koa + pg + ioredis-cluster random pages behind PgBouncer',
+  },
+];
+const PGBOUNCER_SCENARIOS = PGBOUNCER_PAIRS.flatMap((pair) => [pair.product, pair.peer]);
+
 /** The scenarios that read RANDOM_PAGE_COUNT distinct pages, the product's and the peers'. */
 const RANDOM_PAGES = [
   'random pages (10k pets)',
@@ -187,8 +202,7 @@ const RANDOM_PAGES = [
   'peer: hand-written Fastify random pages',
   'random pages (10k pets, PostgreSQL + Redis)',
   'peer: hand-written Koa + pg + ioredis random pages',
-  'random pages (10k pets, PgBouncer + Redis)',
-  'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
+  ...PGBOUNCER_SCENARIOS,
 ];
 let pages: RandomPage[] = [];
 /** One request that takes these paths in turn (the same sequence for every server). */
@@ -229,32 +243,38 @@ const newPet = (i: number): Request => ({
 
 /**
  * The same random pages through PgBouncer in transaction pooling mode (started here, its default settings): the
- * server with DATABASE_POOL_MODE=transaction against the pg peer with unnamed statements, both on one PgBouncer.
+ * server with DATABASE_POOL_MODE=transaction against the pg peer with unnamed statements, both on one PgBouncer, with
+ * the single Redis, then with a Redis Cluster of 3 masters and 3 replicas started here.
  */
-async function behindPgBouncer(postgres: RunningPostgres, redisUrl: string, key: string): Promise<void> {
-  const product = 'random pages (10k pets, PgBouncer + Redis)';
-  const peerName = 'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer';
-  if (!wanted(product, peerName)) return;
+async function behindPgBouncer(postgres: RunningPostgres, key: string, redisUrl: string): Promise<void> {
+  const pairs = PGBOUNCER_PAIRS.filter((pair) => wanted(pair.product, pair.peer));
+  if (pairs.length === 0) return;
   const pgbouncer = await startPgBouncer(postgres);
   if (!pgbouncer) {
     process.stderr.write('  pgbouncer not found: the PgBouncer scenarios are skipped\n');
     return;
   }
   try {
-    const server = await startNodeServer(
-      'benchServer.js',
-      { DATABASE_URL: pgbouncer.url, DATABASE_POOL_MODE: 'transaction', REDIS_URL: redisUrl },
-      PIN,
-    );
-    const peer = wanted(peerName)
-      ? await startNodeServer('peerPostgres.js', { DATABASE_URL: pgbouncer.url, PEER_STATEMENTS: 'unnamed', REDIS_URL: redisUrl }, PIN)
-      : null;
-    await scenarios(
-      { name: product, server, key, requests: cycling(pages.map((p) => p.product)) },
-      ...(peer ? [{ name: peerName, server: peer, key, requests: cycling(pages.map((p) => p.peer)) }] : []),
-    );
-    await peer?.stop();
-    await server.stop();
+    for (const pair of pairs) {
+      const cluster = pair.cluster ? await startRedisCluster() : null;
+      if (pair.cluster && !cluster) {
+        process.stderr.write('  redis-cli not found: the PgBouncer + Redis Cluster scenarios are skipped\n');
+        continue;
+      }
+      try {
+        const env = { DATABASE_URL: pgbouncer.url, ...(cluster?.env ?? { REDIS_URL: redisUrl }) };
+        const server = await startNodeServer('benchServer.js', { ...env, DATABASE_POOL_MODE: 'transaction' }, PIN);
+        const peer = wanted(pair.peer) ? await startNodeServer('peerPostgres.js', { ...env, PEER_STATEMENTS: 'unnamed' }, PIN) : null;
+        await scenarios(
+          { name: pair.product, server, key, requests: cycling(pages.map((p) => p.product)) },
+          ...(peer ? [{ name: pair.peer, server: peer, key, requests: cycling(pages.map((p) => p.peer)) }] : []),
+        );
+        await peer?.stop();
+        await server.stop();
+      } finally {
+        await cluster?.stop();
+      }
+    }
   } finally {
     await pgbouncer.stop();
   }
@@ -326,8 +346,7 @@ try {
     'random pages (10k pets, PostgreSQL + Redis)',
     'create (PostgreSQL + Redis)',
     'peer: hand-written Koa + pg + ioredis random pages',
-    'random pages (10k pets, PgBouncer + Redis)',
-    'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
+    ...PGBOUNCER_SCENARIOS,
   )
     ? await startPostgres()
     : null;
@@ -352,7 +371,7 @@ try {
           : []),
       );
       await peer?.stop();
-      await behindPgBouncer(postgres, redis.url, key);
+      await behindPgBouncer(postgres, key, redis.url);
       // After the random pages: the pets it adds would change the last pages.
       await scenario(
         'create (PostgreSQL + Redis)',
@@ -440,12 +459,8 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
     'peer: hand-written Koa + pg + ioredis random pages',
     '>= 1.0',
   ),
-  versus(
-    'PgBouncer + Redis random pages / Koa + pg + ioredis peer behind PgBouncer',
-    'random pages (10k pets, PgBouncer + Redis)',
-    'peer: hand-written Koa + pg + ioredis random pages behind PgBouncer',
-    '>= 1.0',
-  ),
+  versus('PgBouncer + Redis random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[0]!.product, PGBOUNCER_PAIRS[0]!.peer, '>= 1.0'),
+  versus('PgBouncer + Redis Cluster random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[1]!.product, PGBOUNCER_PAIRS[1]!.peer, '>= 1.0'),
 ];
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(

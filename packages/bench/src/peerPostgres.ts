@@ -5,10 +5,10 @@
 //
 // PEER_STATEMENTS=unnamed sends the queries unnamed, as they must be behind a transaction pooler (PgBouncer); by
 // default they are named, prepared once per connection. The Redis client is built from the environment by
-// `counterStore()` and handed to `createPeerApp`, so another client (a cluster client) takes its place there.
+// `counterStore()` (a cluster client with REDIS_CLUSTER_NODES) and handed to `createPeerApp`.
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import Koa from 'koa';
 import pg from 'pg';
 import { listingQuery, nextPageLink } from './peerLimits.js';
@@ -75,8 +75,14 @@ function createPeerApp(pool: pg.Pool, counters: CounterStore, named: boolean): K
   return app;
 }
 
-/** The Redis client the environment names. */
-const counterStore = (): CounterStore => new Redis(process.env['REDIS_URL']!);
+/** The Redis client the environment names, as the server reads it: REDIS_CLUSTER_NODES (`host:port,...`) or REDIS_URL. */
+function counterStore(): CounterStore {
+  const nodes = process.env['REDIS_CLUSTER_NODES'];
+  if (!nodes) return new Redis(process.env['REDIS_URL']!);
+  return new Cluster(
+    nodes.split(',').map((node) => ({ host: node.slice(0, node.lastIndexOf(':')), port: Number(node.slice(node.lastIndexOf(':') + 1)) })),
+  );
+}
 
 const pool = new pg.Pool({ connectionString: process.env['DATABASE_URL'], max: 10 });
 const app = createPeerApp(pool, counterStore(), process.env['PEER_STATEMENTS'] !== 'unnamed');

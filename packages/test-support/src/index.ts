@@ -1,6 +1,7 @@
 export { freePort, postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
 export { pgbouncerBinary, startPgBouncer, type PgBouncerSetup, type RunningPgBouncer } from './startPgBouncer.js';
 export { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
+export { startRedisCluster } from './redisTopologies.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';
 export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
