@@ -39,7 +39,14 @@ for (const [describeOn, setup] of [
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'petstore-redis-topology-'));
       storeEnv = { DATABASE_URL: `sqlite:${join(dir, 'petstore.db')}`, ...redis().env };
-      server = await spawnServer({ ...storeEnv, NODE_ENV: 'production', BAN_STRIKES: '1', ADMIN_TOKEN, ADMIN_PORT: '0' });
+      server = await spawnServer({
+        ...storeEnv,
+        NODE_ENV: 'production',
+        BAN_STRIKES: '1',
+        BAN_STRIKE_INTERVAL_SECONDS: '0',
+        ADMIN_TOKEN,
+        ADMIN_PORT: '0',
+      });
     }, 60_000);
     afterAll(async () => {
       await server?.stop();
