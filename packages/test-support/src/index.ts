@@ -1,9 +1,9 @@
 export { freePort, postgresBinDir, startPostgres, type RunningPostgres } from './startPostgres.js';
 export { pgbouncerBinary, startPgBouncer, type PgBouncerSetup, type RunningPgBouncer } from './startPgBouncer.js';
 export { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
-export { startRedisCluster } from './redisTopologies.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';
 export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
 export { fetchAllPages, nextLink } from './followNextLinks.js';
 export { CLI_ENTRY, issueUnlimitedKey, runCli, SERVER_ENTRY, spawnServer, type ServerProcess } from './builtApp.js';
+export { redisCliBinary, startRedisCluster, type RunningReplicatedRedis } from './redisTopologies.js';

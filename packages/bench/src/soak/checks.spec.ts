@@ -127,4 +127,10 @@ describe('judgeQuota', () => {
     expect(judgeQuota(103, 100, 1).pass).toBe(false);
     expect(judgeQuota(99, 100, 0).pass).toBe(false);
   });
+
+  it('lets a failed Redis master lose the last counts it had not replicated, and charge nothing more', () => {
+    expect(judgeQuota(99, 100, 0, 1).pass).toBe(true);
+    expect(judgeQuota(98, 100, 0, 1).pass).toBe(false);
+    expect(judgeQuota(101, 100, 0, 1).pass).toBe(false);
+  });
 });

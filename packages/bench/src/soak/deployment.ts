@@ -2,7 +2,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { eventually, freePort, issueUnlimitedKey, runCli, SERVER_ENTRY, type RunningPostgres, type RunningRedis } from '@petstore/test-support';
+import pg from 'pg';
+import {
+  eventually,
+  freePort,
+  issueUnlimitedKey,
+  runCli,
+  SERVER_ENTRY,
+  type RunningPgBouncer,
+  type RunningPostgres,
+  type RunningRedis,
+  type RunningReplicatedRedis,
+} from '@petstore/test-support';
 
 /** One server process of the deployment, on fixed ports so that it comes back where the proxy expects it. */
 export class Instance {
@@ -80,6 +91,8 @@ export class Instance {
 export interface Keys {
   /** Pages, creates and invalid queries: an Enterprise key whose limits never get in the way. */
   load: string;
+  /** The load key's id, which names its counters in Redis (`petstore:rl:{key:ID}:...`). */
+  loadId: string;
   /** A Free key (60 a minute) that the load sends far beyond its quota: its answers are 429s. */
   small: string;
   /** A sequential client whose counted use is compared with its admitted requests at the end. */
@@ -94,20 +107,40 @@ async function createKey(databaseUrl: string, args: string[]): Promise<string> {
   return created.stdout.trim();
 }
 
-export async function issueKeys(databaseUrl: string): Promise<Keys> {
+async function keyIdNamed(databaseUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>('SELECT "id" FROM "api_keys" WHERE "name" = $1', [name]);
+    if (rows.length !== 1) throw new Error(`expected one API key named "${name}", found ${rows.length}`);
+    return rows[0]!.id;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The keys of the run. `accountingBeside(loadId, accountingId)` may refuse an accounting key (a Redis Cluster wants
+ * its counters on the same master as the load key's, the one its failover drill kills): another is issued then.
+ */
+export async function issueKeys(
+  databaseUrl: string,
+  accountingBeside: (loadId: string, accountingId: string) => Promise<boolean> = async () => true,
+): Promise<Keys> {
+  const load = await issueUnlimitedKey(databaseUrl);
+  const loadId = await keyIdNamed(databaseUrl, 'unlimited');
+  let accounting: string;
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? 'soak: accounting' : `soak: accounting ${n}`;
+    accounting = await createKey(databaseUrl, ['--plan', 'enterprise', '--per-minute', '100000', '--per-day', '100000000', '--name', name]);
+    if (await accountingBeside(loadId, await keyIdNamed(databaseUrl, name))) break;
+    if (n === 20) throw new Error('no accounting key landed beside the load key in 20 tries');
+  }
   return {
-    load: await issueUnlimitedKey(databaseUrl),
+    load,
+    loadId,
     small: await createKey(databaseUrl, ['--plan', 'free', '--name', 'soak: over its quota']),
-    accounting: await createKey(databaseUrl, [
-      '--plan',
-      'enterprise',
-      '--per-minute',
-      '100000',
-      '--per-day',
-      '100000000',
-      '--name',
-      'soak: accounting',
-    ]),
+    accounting,
     usage: [
       await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 1']),
       await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2']),
@@ -115,11 +148,23 @@ export async function issueKeys(databaseUrl: string): Promise<Keys> {
   };
 }
 
-/** PostgreSQL, Redis and the instances of one run, with what the drills need to take each of them away. */
-export interface Deployment {
+/** A Redis key in the slot of every counter of the API key `id` (they share its hash tag). */
+export const banRecordOf = (id: string) => `petstore:rl:{key:${id}}:ban`;
+
+/** What the instances use beside PostgreSQL: one Redis, or PgBouncer in front of PostgreSQL and a Redis Cluster. */
+export type Dependencies =
+  | { topology: 'single'; redis: RunningRedis }
+  | { topology: 'scale-out'; pgbouncer: RunningPgBouncer; redisCluster: RunningReplicatedRedis };
+
+/**
+ * PostgreSQL, Redis and the instances of one run, with what the drills need to take each of them away. `postgres` is
+ * PostgreSQL itself (the checks and samples read it directly, not through PgBouncer); `redisUrls` are every Redis
+ * server of the run, for the memory sample.
+ */
+export type Deployment = Dependencies & {
   postgres: RunningPostgres;
-  redis: RunningRedis;
+  redisUrls: string[];
   instances: [Instance, Instance];
   proxyPort: number;
   keys: Keys;
-}
+};

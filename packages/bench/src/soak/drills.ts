@@ -1,5 +1,5 @@
 import type { DrillWindow } from './checks.js';
-import type { Deployment, Instance } from './deployment.js';
+import { banRecordOf, type Deployment, type Instance } from './deployment.js';
 import { sampleInstance } from './sampler.js';
 import type { PlannedDrill, SoakPlan } from './schedule.js';
 
@@ -40,8 +40,11 @@ async function reconnectedWithoutRestart(instances: readonly Instance[], started
  * Runs one drill at its planned time (`at(ms)` is the time since the load started): takes the dependency away for
  * the planned outage, brings it back, and measures how long until the service serves again. The instance drill kills
  * the second instance with SIGKILL and restarts it at once, as an orchestrator would (its outage is its own start-up);
- * its recovery is the time until the proxy routes requests to it again. Returns once the dependency has been back for
- * the grace; the window it reports may run on (a restarted instance's warm-up).
+ * its recovery is the time until the proxy routes requests to it again. The failover drill kills (SIGKILL) the Redis
+ * Cluster master that holds the load key's counters and leaves it dead: the dependency is back when its replica has
+ * taken over and the cluster serves every slot. The PgBouncer drill stops PgBouncer (SIGTERM: it closes every client
+ * and server connection at once) and starts it again on the same port at once. Returns once the dependency has been
+ * back for the grace; the window it reports may run on (a restarted instance's warm-up).
  */
 export async function runDrill(drill: PlannedDrill, deployment: Deployment, elapsed: () => number, plan: SoakPlan): Promise<DrillReport> {
   const { graceMs } = plan;
@@ -55,6 +58,7 @@ export async function runDrill(drill: PlannedDrill, deployment: Deployment, elap
   let backMs: number;
   let recoveryMs: number | null;
   let reconnected: boolean;
+  let what: string;
   if (drill.kind === 'instance') {
     await b.stop('SIGKILL');
     await sleep(drill.outageMs);
@@ -62,11 +66,9 @@ export async function runDrill(drill: PlannedDrill, deployment: Deployment, elap
     backMs = elapsed();
     recoveryMs = await timeUntil(async () => ((await sampleInstance(b.metricsPort))?.requestsTotal ?? 0) > 0, graceMs + 30_000);
     reconnected = await reconnectedWithoutRestart([a], [startedBefore[0]!]);
+    what = 'instance b killed (SIGKILL) and restarted at once';
   } else {
-    const dependency = drill.kind === 'redis' ? deployment.redis : deployment.postgres;
-    await dependency.pause();
-    await sleep(drill.outageMs);
-    await dependency.start();
+    what = await takeAway(drill, deployment);
     backMs = elapsed();
     recoveryMs = await timeUntil(proxied, graceMs + 30_000);
     reconnected = await reconnectedWithoutRestart([a, b], startedBefore);
@@ -74,7 +76,6 @@ export async function runDrill(drill: PlannedDrill, deployment: Deployment, elap
   await sleep(backMs + graceMs - elapsed());
   // A restarted instance starts cold, like the two at the start of the run: its warm-up (a block) is in the window.
   const windowEndMs = Math.max(backMs + (drill.kind === 'instance' ? Math.max(graceMs, plan.blockSlices * plan.sliceMs) : graceMs), elapsed());
-  const name = { redis: 'Redis stopped', postgres: 'PostgreSQL stopped', instance: 'instance b killed (SIGKILL) and restarted at once' }[drill.kind];
   return {
     kind: drill.kind,
     startMs,
@@ -82,6 +83,37 @@ export async function runDrill(drill: PlannedDrill, deployment: Deployment, elap
     windowEndMs,
     recoveryMs,
     reconnected,
-    detail: `${name} at ${(startMs / 1000).toFixed(1)} s for ${((backMs - startMs) / 1000).toFixed(1)} s; served again ${recoveryMs === null ? 'never' : `${(recoveryMs / 1000).toFixed(2)} s`} after its return`,
+    detail: `${what} at ${(startMs / 1000).toFixed(1)} s for ${((backMs - startMs) / 1000).toFixed(1)} s; served again ${recoveryMs === null ? 'never' : `${(recoveryMs / 1000).toFixed(2)} s`} after its return`,
   };
+}
+
+/** Takes a shared dependency away and brings it back (or waits until its replica has taken over); says what it did. */
+async function takeAway(drill: PlannedDrill, deployment: Deployment): Promise<string> {
+  const restart = async (server: { pause(): Promise<void>; start(): Promise<void> }) => {
+    await server.pause();
+    await sleep(drill.outageMs);
+    await server.start();
+  };
+  const needs = (topology: Deployment['topology']) => new Error(`the ${drill.kind} drill needs the ${topology} topology`);
+  switch (drill.kind) {
+    case 'redis':
+      if (deployment.topology !== 'single') throw needs('single');
+      await restart(deployment.redis);
+      return 'Redis stopped';
+    case 'postgres':
+      await restart(deployment.postgres);
+      return 'PostgreSQL stopped';
+    case 'pgbouncer':
+      if (deployment.topology !== 'scale-out') throw needs('scale-out');
+      await restart(deployment.pgbouncer);
+      return 'PgBouncer stopped (SIGTERM) and restarted';
+    case 'redis-failover': {
+      if (deployment.topology !== 'scale-out') throw needs('scale-out');
+      const dead = await deployment.redisCluster.killMasterOf(banRecordOf(deployment.keys.loadId));
+      await deployment.redisCluster.failedOver(dead, 60_000);
+      return `Redis Cluster master :${dead} (the load key's) killed (SIGKILL) until its replica took over`;
+    }
+    case 'instance':
+      throw new Error('the instance drill takes no shared dependency away');
+  }
 }

@@ -1,6 +1,15 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { DrillWindow } from './checks.js';
+import type { DrillKind } from './schedule.js';
+
+const DRILL_NAMES: Record<DrillKind, string> = {
+  redis: 'Redis',
+  postgres: 'PostgreSQL',
+  'redis-failover': 'a Redis Cluster master failed over',
+  pgbouncer: 'PgBouncer restarted',
+  instance: 'one instance killed',
+};
 
 /** One point of the plot: `panel` is the chart it goes in, `series` its line there; null leaves a gap. */
 export interface PlotPoint {
@@ -23,7 +32,10 @@ export async function plotSvg(
   const shaded = drills.map((d) => ({ from: d.startMs / 60_000, to: d.windowEndMs / 60_000, drill: d.kind }));
   const spec: TopLevelSpec = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, subtitle: 'shaded: the drills (Redis, PostgreSQL, one instance killed), from the outage to the end of its grace' },
+    title: {
+      text: title,
+      subtitle: `shaded: the drills (${drills.map((d) => DRILL_NAMES[d.kind]).join(', ')}), from the outage to the end of its grace`,
+    },
     data: { values: points as PlotPoint[] },
     vconcat: panels.map((panel) => ({
       width: 720,

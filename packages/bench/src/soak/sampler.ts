@@ -82,17 +82,27 @@ export async function postgresConnections(url: string): Promise<number | null> {
   }
 }
 
-/** `used_memory` from Redis' INFO memory, in bytes; null while it is down. */
-export async function redisMemory(url: string): Promise<number | null> {
+/** `used_memory` (INFO memory) of one Redis server if it is a master; null when it is a replica or down. */
+async function masterMemory(url: string): Promise<number | null> {
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
-    const info = await redis.info('memory');
-    return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? NaN);
+    const [memory, replication] = await Promise.all([redis.info('memory'), redis.info('replication')]);
+    if (!/^role:master/m.test(replication)) return null;
+    return Number(/^used_memory:(\d+)/m.exec(memory)?.[1] ?? NaN);
   } catch {
     return null;
   } finally {
     redis.disconnect();
   }
+}
+
+/**
+ * `used_memory` of the masters among `urls` (one Redis, or every node of a Redis Cluster: replicas hold the same data
+ * again), in bytes; null while none answers.
+ */
+export async function redisMemory(urls: readonly string[]): Promise<number | null> {
+  const masters = (await Promise.all(urls.map(masterMemory))).filter((bytes) => bytes !== null);
+  return masters.length === 0 ? null : masters.reduce((sum, bytes) => sum + bytes, 0);
 }

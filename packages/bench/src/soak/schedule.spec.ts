@@ -32,3 +32,16 @@ describe('planSoak', () => {
     });
   });
 });
+
+describe('planSoak on the scale-out topology', () => {
+  it('fails a Redis Cluster master over and restarts PgBouncer where the single topology stops Redis and PostgreSQL, then kills an instance', () => {
+    const single = planSoak(3);
+    const scaleOut = planSoak(3, 'scale-out');
+    expect(scaleOut.drills).toEqual([
+      { kind: 'redis-failover', startMs: single.drills[0]!.startMs, outageMs: 0 },
+      { kind: 'pgbouncer', startMs: single.drills[1]!.startMs, outageMs: 0 },
+      { kind: 'instance', startMs: single.drills[2]!.startMs, outageMs: 0 },
+    ]);
+    expect({ ...scaleOut, drills: [] }).toEqual({ ...single, drills: [] });
+  });
+});

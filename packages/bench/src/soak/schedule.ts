@@ -1,11 +1,26 @@
-/** The three outages a soak run goes through, in this order. */
-export type DrillKind = 'redis' | 'postgres' | 'instance';
+/**
+ * What the soak runs on. `single`: one PostgreSQL and one Redis, taken away in turn. `scale-out`: PostgreSQL behind
+ * PgBouncer in transaction mode and a Redis Cluster of 3 masters with a replica each, whose master fails over and
+ * whose pooler restarts.
+ */
+export type Topology = 'single' | 'scale-out';
+export const TOPOLOGIES: readonly Topology[] = ['single', 'scale-out'];
+
+/**
+ * The three outages a soak run goes through, in this order: on `single`, Redis stopped, PostgreSQL stopped, an
+ * instance killed; on `scale-out`, a Redis Cluster master killed (its replica takes over), PgBouncer restarted, an
+ * instance killed.
+ */
+export type DrillKind = 'redis' | 'postgres' | 'redis-failover' | 'pgbouncer' | 'instance';
 
 export interface PlannedDrill {
   kind: DrillKind;
   /** Milliseconds from the start of the load. */
   startMs: number;
-  /** How long the dependency stays away (the killed instance is restarted at once, as an orchestrator would). */
+  /**
+   * How long the dependency stays away (the killed instance and PgBouncer are restarted at once, as an orchestrator
+   * would; a killed Redis master stays dead, its replica takes over).
+   */
   outageMs: number;
 }
 
@@ -33,9 +48,10 @@ const SLICES_PER_RUN = 60;
  * The run of `minutes`, scaled from the 60-minute one: 60 slices (minutes there), 5 of warm-up, then a first block
  * of latency before any drill; drills at a quarter of the run (or after that first block, if later) and every fifth of
  * the run after it (Redis and PostgreSQL further apart in a short run), each outage 30 s long (a fifteenth of a shorter run: 8 s in the
- * 2-minute CI run) and followed by a grace as long.
+ * 2-minute CI run) and followed by a grace as long. The scale-out topology's drills take place at the same times
+ * with the same grace: a master failover and a PgBouncer restart, each of them its own outage.
  */
-export function planSoak(minutes: number): SoakPlan {
+export function planSoak(minutes: number, topology: Topology = 'single'): SoakPlan {
   const durationMs = Math.round(minutes * 60_000);
   const sliceMs = durationMs / SLICES_PER_RUN;
   const warmupSlices = 5;
@@ -51,11 +67,18 @@ export function planSoak(minutes: number): SoakPlan {
     warmupSlices,
     blockSlices,
     memorySlices: Math.max(5, Math.ceil(60_000 / sliceMs)),
-    drills: [
-      { kind: 'redis', startMs: first, outageMs },
-      { kind: 'postgres', startMs: second, outageMs },
-      { kind: 'instance', startMs: second + gap, outageMs: 0 },
-    ],
+    drills:
+      topology === 'single'
+        ? [
+            { kind: 'redis', startMs: first, outageMs },
+            { kind: 'postgres', startMs: second, outageMs },
+            { kind: 'instance', startMs: second + gap, outageMs: 0 },
+          ]
+        : [
+            { kind: 'redis-failover', startMs: first, outageMs: 0 },
+            { kind: 'pgbouncer', startMs: second, outageMs: 0 },
+            { kind: 'instance', startMs: second + gap, outageMs: 0 },
+          ],
     graceMs: outageMs,
   };
 }

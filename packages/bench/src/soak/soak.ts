@@ -1,21 +1,32 @@
-// `pnpm bench --soak --minutes N`: the PostgreSQL + Redis deployment, two instances behind a round-robin proxy, at
-// 80 % of its measured capacity for N minutes, through three outage drills; sampled, judged, plotted.
+// `pnpm bench --soak --minutes N [--topology single|scale-out]`: the PostgreSQL + Redis deployment (or PostgreSQL
+// behind PgBouncer and a Redis Cluster), two instances behind a round-robin proxy, at 80 % of its measured capacity
+// for N minutes, through three outage drills; sampled, judged, plotted.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { freePort, postgresBinDir, redisServerBinary, startPostgres, startRedis } from '@petstore/test-support';
+import {
+  freePort,
+  pgbouncerBinary,
+  postgresBinDir,
+  redisCliBinary,
+  redisServerBinary,
+  startPgBouncer,
+  startPostgres,
+  startRedis,
+  startRedisCluster,
+} from '@petstore/test-support';
 import { REPO } from '../processes.js';
 import { seedPostgres } from '../seed.js';
 import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, quantile, type Verdict } from './checks.js';
-import { Instance, issueKeys, type Deployment } from './deployment.js';
+import { banRecordOf, Instance, issueKeys, type Dependencies, type Deployment } from './deployment.js';
 import { runDrill, type DrillReport } from './drills.js';
 import { HAPROXY_MISSING, haproxyBinary, startRoundRobinProxy } from './haproxy.js';
 import { plotSvg, type PlotPoint } from './plot.js';
 import { Recorder } from './recorder.js';
 import { MemoryFloor, postgresConnections, redisMemory, sampleInstance, type InstanceSample } from './sampler.js';
-import { planSoak, type SoakPlan } from './schedule.js';
+import { planSoak, TOPOLOGIES, type SoakPlan, type Topology } from './schedule.js';
 import { CONNECTIONS, driveLoad, loadMix, sequentialClient, walkCursors } from './traffic.js';
 
 interface Slice {
@@ -32,18 +43,27 @@ interface Slice {
   redisMemoryBytes: number | null;
 }
 
-function parseMinutes(args: string[]): number {
-  const { values } = parseArgs({ args, options: { soak: { type: 'boolean' }, minutes: { type: 'string', default: '60' } } });
+function parseOptions(args: string[]): { minutes: number; topology: Topology } {
+  const { values } = parseArgs({
+    args,
+    options: { soak: { type: 'boolean' }, minutes: { type: 'string', default: '60' }, topology: { type: 'string', default: 'single' } },
+  });
   const minutes = Number(values.minutes);
   if (!(minutes >= 1 && minutes <= 24 * 60)) throw new Error(`--minutes must be a number of minutes from 1 to 1440 (got "${values.minutes}")`);
-  return minutes;
+  const topology = TOPOLOGIES.find((name) => name === values.topology);
+  if (!topology) throw new Error(`--topology must be one of ${TOPOLOGIES.join(', ')} (got "${values.topology}")`);
+  return { minutes, topology };
 }
 
-function missingTools(): string[] {
+function missingTools(topology: Topology): string[] {
   const missing: string[] = [];
   if (!postgresBinDir()) missing.push('The soak needs the PostgreSQL server binaries (pg_config --bindir): apt-get install postgresql.');
   if (!redisServerBinary()) missing.push('The soak needs redis-server: apt-get install redis-server.');
   if (!haproxyBinary()) missing.push(HAPROXY_MISSING);
+  if (topology === 'scale-out') {
+    if (!pgbouncerBinary()) missing.push('The scale-out soak needs pgbouncer: apt-get install pgbouncer (or set PGBOUNCER=/path/to/pgbouncer).');
+    if (!redisCliBinary()) missing.push('The scale-out soak needs redis-cli beside redis-server to build its Redis Cluster: apt-get install redis-server.');
+  }
   return missing;
 }
 
@@ -52,7 +72,7 @@ const mb = (bytes: number | null | undefined) =>
   bytes === null || bytes === undefined || Number.isNaN(bytes) ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
 
 /** Starts everything, or stops what it had started before it throws. */
-async function startDeployment(work: string): Promise<Deployment & { stop(): Promise<void> }> {
+async function startDeployment(work: string, topology: Topology): Promise<Deployment & { stop(): Promise<void> }> {
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
@@ -60,15 +80,36 @@ async function startDeployment(work: string): Promise<Deployment & { stop(): Pro
   try {
     const postgres = (await startPostgres())!;
     stops.push(() => postgres.stop());
-    const redis = (await startRedis())!;
-    stops.push(() => redis.stop());
     await seedPostgres(postgres.url, 10_000);
-    const keys = await issueKeys(postgres.url);
+    let dependencies: Dependencies;
+    let redisUrls: string[];
+    let keys: Deployment['keys'];
+    let dependencyEnv: Record<string, string>;
+    if (topology === 'single') {
+      const redis = (await startRedis())!;
+      stops.push(() => redis.stop());
+      dependencies = { topology, redis };
+      redisUrls = [redis.url];
+      keys = await issueKeys(postgres.url);
+      dependencyEnv = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
+    } else {
+      const pgbouncer = (await startPgBouncer(postgres))!;
+      stops.push(() => pgbouncer.stop());
+      const redisCluster = (await startRedisCluster())!;
+      stops.push(() => redisCluster.stop());
+      dependencies = { topology, pgbouncer, redisCluster };
+      redisUrls = redisCluster.topology.kind === 'cluster' ? redisCluster.topology.nodes.map(({ host, port }) => `redis://${host}:${port}`) : [];
+      // The accounting key's counters live on the master the failover kills, beside the load key's.
+      keys = await issueKeys(
+        postgres.url,
+        async (loadId, accountingId) => (await redisCluster.masterOf(banRecordOf(loadId))) === (await redisCluster.masterOf(banRecordOf(accountingId))),
+      );
+      dependencyEnv = { DATABASE_URL: pgbouncer.url, DATABASE_POOL_MODE: 'transaction', ...redisCluster.env };
+    }
     const proxyPort = await freePort();
     // Links in answers name the proxy, as PUBLIC_BASE_URL does behind a real load balancer.
     const env = {
-      DATABASE_URL: postgres.url,
-      REDIS_URL: redis.url,
+      ...dependencyEnv,
       NODE_ENV: 'production',
       TRUST_PROXY_HOPS: '1',
       LOG_LEVEL: 'info',
@@ -79,7 +120,7 @@ async function startDeployment(work: string): Promise<Deployment & { stop(): Pro
     await Promise.all(instances.map((instance) => instance.start()));
     const proxy = await startRoundRobinProxy(haproxyBinary()!, work, proxyPort, instances);
     stops.push(() => proxy.stop());
-    return { postgres, redis, instances, proxyPort, keys, stop };
+    return { ...dependencies, postgres, redisUrls, instances, proxyPort, keys, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -170,7 +211,8 @@ async function judgeRun({
   const accountingUsage = await usageOf(base, deployment.keys.accounting);
   const admitted = accountingStatuses['200'] ?? 0;
   const cut = (accountingStatuses['502'] ?? 0) + (accountingStatuses['no answer'] ?? 0);
-  const quota = judgeQuota(accountingUsage.dayUsed, admitted, cut);
+  const failedOver = drills.some((drill) => drill.kind === 'redis-failover');
+  const quota = judgeQuota(accountingUsage.dayUsed, admitted, cut, failedOver ? 1 : 0);
   quota.detail += `; answers ${JSON.stringify(accountingStatuses)}`;
   verdicts.push(quota);
   const keys = {
@@ -216,7 +258,7 @@ async function sampleEverySlice(
       sampleInstance(a.metricsPort),
       sampleInstance(b.metricsPort),
       postgresConnections(deployment.postgres.url),
-      redisMemory(deployment.redis.url),
+      redisMemory(deployment.redisUrls),
     ]);
     const [sa, sb] = [floors.a.take(ea), floors.b.take(eb)];
     const slice: Slice = {
@@ -282,15 +324,15 @@ const PANELS = [
 
 /** Runs the soak; resolves with the exit code (0: every check passed). */
 export async function soak(args: string[]): Promise<number> {
-  const minutes = parseMinutes(args);
-  const missing = missingTools();
+  const { minutes, topology } = parseOptions(args);
+  const missing = missingTools(topology);
   if (missing.length > 0) {
     process.stderr.write(`${missing.join('\n')}\n`);
     return 2;
   }
-  const plan = planSoak(minutes);
+  const plan = planSoak(minutes, topology);
   const work = mkdtempSync(join(tmpdir(), 'petstore-soak-'));
-  const deployment = await startDeployment(work);
+  const deployment = await startDeployment(work, topology);
   try {
     const base = `http://127.0.0.1:${deployment.proxyPort}`;
     const cursors = await walkCursors(base, deployment.keys.load);
@@ -298,7 +340,7 @@ export async function soak(args: string[]): Promise<number> {
     const capacity = await measureCapacity(base, deployment, cursors, capacitySeconds);
     const rate = Math.max(1, Math.floor(capacity.rps * 0.8));
     process.stderr.write(
-      `petstore soak: ${minutes} min, capacity ${Math.round(capacity.rps)} req/s (${capacitySeconds} s saturating), load ${rate} req/s over ${CONNECTIONS} connections, a sample every ${plan.sliceMs / 1000} s\n`,
+      `petstore soak: ${minutes} min on the ${topology} topology, capacity ${Math.round(capacity.rps)} req/s (${capacitySeconds} s saturating), load ${rate} req/s over ${CONNECTIONS} connections, a sample every ${plan.sliceMs / 1000} s\n`,
     );
 
     const recorder = new Recorder(Date.now());
@@ -328,23 +370,24 @@ export async function soak(args: string[]): Promise<number> {
       1_000,
       () => loadDone,
     );
-    let accounting: Promise<Record<string, number>> = Promise.resolve({});
+    const accountingClient = () =>
+      sequentialClient(
+        recorder,
+        'accounting',
+        () => fetch(`${base}/v1/pets?limit=5`, { headers: { Authorization: `Bearer ${deployment.keys.accounting}` } }),
+        200,
+        () => loadDone,
+      );
+    // A Redis that is stopped comes back empty (no persistence, as a restarted cache would): the accounting starts
+    // after it. A Cluster's replica takes over with the counts: the accounting runs through the failover.
+    let accounting: Promise<Record<string, number>> = topology === 'scale-out' ? accountingClient() : Promise.resolve({});
     const drills: DrillReport[] = [];
     const drilling: Promise<void> = (async () => {
       for (const drill of plan.drills) {
         const report = await runDrill(drill, deployment, () => recorder.now(), plan);
         drills.push(report);
         process.stderr.write(`  drill: ${report.detail}\n`);
-        // Redis comes back empty (no persistence, as a restarted cache would): the accounting starts after it.
-        if (drill.kind === 'redis') {
-          accounting = sequentialClient(
-            recorder,
-            'accounting',
-            () => fetch(`${base}/v1/pets?limit=5`, { headers: { Authorization: `Bearer ${deployment.keys.accounting}` } }),
-            200,
-            () => loadDone,
-          );
-        }
+        if (drill.kind === 'redis') accounting = accountingClient();
       }
     })().catch((error: unknown) => {
       // A drill that could not be run ends the run, which then stops what it started.
@@ -375,16 +418,17 @@ export async function soak(args: string[]): Promise<number> {
 
     const results = join(REPO, 'bench-results');
     mkdirSync(results, { recursive: true });
-    const stem = join(results, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}-${minutes}min`);
+    const stem = join(results, `soak-${new Date().toISOString().replace(/[:.]/g, '-')}-${minutes}min${topology === 'single' ? '' : `-${topology}`}`);
     writeFileSync(
       `${stem}.json`,
       JSON.stringify(
-        { date: new Date().toISOString(), minutes, machine, capacityRps: Math.round(capacity.rps), rate, plan, drills, verdicts, logged, slices },
+        { date: new Date().toISOString(), minutes, topology, machine, capacityRps: Math.round(capacity.rps), rate, plan, drills, verdicts, logged, slices },
         null,
         2,
       ),
     );
-    const title = `Soak: ${minutes} min at ${rate} req/s through haproxy to 2 instances (PostgreSQL + Redis), ${new Date().toISOString().slice(0, 10)}`;
+    const behind = topology === 'single' ? 'PostgreSQL + Redis' : 'PgBouncer + PostgreSQL, Redis Cluster';
+    const title = `Soak: ${minutes} min at ${rate} req/s through haproxy to 2 instances (${behind}), ${new Date().toISOString().slice(0, 10)}`;
     writeFileSync(`${stem}.svg`, await plotSvg(title, PANELS, plotPoints(slices, plan), drills));
     process.stdout.write(`\nWritten to ${stem}.json and ${stem}.svg\n`);
     return passed ? 0 : 1;
