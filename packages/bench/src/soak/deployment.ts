@@ -153,8 +153,7 @@ export const banRecordOf = (id: string) => `petstore:rl:{key:${id}}:ban`;
 
 /** What the instances use beside PostgreSQL: one Redis, or PgBouncer in front of PostgreSQL and a Redis Cluster. */
 export type Dependencies =
-  | { topology: 'single'; redis: RunningRedis }
-  | { topology: 'scale-out'; pgbouncer: RunningPgBouncer; redisCluster: RunningReplicatedRedis };
+  { topology: 'single'; redis: RunningRedis } | { topology: 'scale-out'; pgbouncer: RunningPgBouncer; redisCluster: RunningReplicatedRedis };
 
 /**
  * PostgreSQL, Redis and the instances of one run, with what the drills need to take each of them away. `postgres` is

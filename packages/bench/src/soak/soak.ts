@@ -62,7 +62,8 @@ function missingTools(topology: Topology): string[] {
   if (!haproxyBinary()) missing.push(HAPROXY_MISSING);
   if (topology === 'scale-out') {
     if (!pgbouncerBinary()) missing.push('The scale-out soak needs pgbouncer: apt-get install pgbouncer (or set PGBOUNCER=/path/to/pgbouncer).');
-    if (!redisCliBinary()) missing.push('The scale-out soak needs redis-cli beside redis-server to build its Redis Cluster: apt-get install redis-server.');
+    if (!redisCliBinary())
+      missing.push('The scale-out soak needs redis-cli beside redis-server to build its Redis Cluster: apt-get install redis-server.');
   }
   return missing;
 }
@@ -102,7 +103,8 @@ async function startDeployment(work: string, topology: Topology): Promise<Deploy
       // The accounting key's counters live on the master the failover kills, beside the load key's.
       keys = await issueKeys(
         postgres.url,
-        async (loadId, accountingId) => (await redisCluster.masterOf(banRecordOf(loadId))) === (await redisCluster.masterOf(banRecordOf(accountingId))),
+        async (loadId, accountingId) =>
+          (await redisCluster.masterOf(banRecordOf(loadId))) === (await redisCluster.masterOf(banRecordOf(accountingId))),
       );
       dependencyEnv = { DATABASE_URL: pgbouncer.url, DATABASE_POOL_MODE: 'transaction', ...redisCluster.env };
     }
@@ -422,7 +424,19 @@ export async function soak(args: string[]): Promise<number> {
     writeFileSync(
       `${stem}.json`,
       JSON.stringify(
-        { date: new Date().toISOString(), minutes, topology, machine, capacityRps: Math.round(capacity.rps), rate, plan, drills, verdicts, logged, slices },
+        {
+          date: new Date().toISOString(),
+          minutes,
+          topology,
+          machine,
+          capacityRps: Math.round(capacity.rps),
+          rate,
+          plan,
+          drills,
+          verdicts,
+          logged,
+          slices,
+        },
         null,
         2,
       ),
