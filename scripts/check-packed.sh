@@ -74,7 +74,7 @@ grep -q 'Must use import to load ES Module' "$work/jest-without-flag.log" || { c
 echo "--- NODE_OPTIONS=--experimental-vm-modules jest (the PetRepository contract against examples/src/ArrayPetRepository.ts)"
 NODE_OPTIONS=--experimental-vm-modules node_modules/.bin/jest --ci 2>&1 | grep -E '^(Tests|Test Suites):'
 
-# A TypeScript CommonJS project compiled with each module setting docs/decisions/esm-only-packages.md names, with
+# A TypeScript CommonJS project compiled with each module setting docs/decisions/0006-esm-only-packages.md names, with
 # TypeScript 6 (the project's) and 5.9: those it says work must compile and run; `node16` must fail with TS1479.
 mkdir "$work/commonjs"
 cd "$work/commonjs"
@@ -107,7 +107,7 @@ for setting in "6 nodenext" "6 node20" "6 commonjs" "6 commonjs node10" "6 commo
 done
 for major in 6 5; do
   if errors=$(compile "$major" node16 2>&1); then
-    echo "FAIL: TypeScript $major, module node16 compiled: update docs/decisions/esm-only-packages.md"; exit 1
+    echo "FAIL: TypeScript $major, module node16 compiled: update docs/decisions/0006-esm-only-packages.md"; exit 1
   fi
   grep -q 'error TS1479' <<<"$errors" || { echo "FAIL: TypeScript $major, module node16: expected TS1479, got:"; echo "$errors"; exit 1; }
   echo "  TypeScript $major, module node16: TS1479, as documented"

@@ -6,7 +6,7 @@ setServerV8Flags();
 
 // Traces only when an OTLP endpoint is set: the SDK starts, and hooks the modules it instruments (http, pg,
 // ioredis), before any of them is imported, so everything else is imported after it. Unset, no OpenTelemetry
-// module is loaded (docs/decisions/tracing.md).
+// module is loaded (docs/decisions/0022-tracing.md).
 const tracing =
   process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] || process.env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']
     ? await (await import('./tracing.js')).startTracing()

@@ -1,6 +1,6 @@
 // OpenTelemetry traces, exported over OTLP/HTTP. main.ts imports this module only when OTEL_EXPORTER_OTLP_ENDPOINT
 // (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, before it imports the server: nothing here is loaded otherwise
-// (docs/decisions/tracing.md).
+// (docs/decisions/0022-tracing.md).
 import { register } from 'node:module';
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
  *   page then costs 1.5 to 2 times the CPU;
  * - the old generation grown to 1.25 times what a full collection leaves alive, where V8 would allow up to 4 times
  *   after start-up: the peak RSS under random pages falls by 20 MB or more, at about the same CPU.
- * docs/decisions/v8-server-flags.md has the measurements.
+ * docs/decisions/0024-v8-server-flags.md has the measurements.
  */
 export const SERVER_V8_FLAGS = ['--no-allocation-site-pretenuring', '--heap-growing-percent=25'] as const;
 

@@ -3,7 +3,7 @@
 // migrations, and its Repository and QueryBuilder for API keys and idempotency records.
 //
 // Why: the three pet statements (insert, find by id, list a page) run on every request, and through TypeORM each
-// would cost a query runner and a keyed object per row, more than the query itself (PITFALLS.md: a one-row lookup is
+// would cost a query runner and a keyed object per row, more than the query itself (on SQLite a one-row lookup is
 // about 8 times faster prepared). Here they are prepared once, return positional rows, and SQLite's inserts are
 // group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
 // connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails

@@ -7,8 +7,8 @@ import type { JsonBody } from '../middleware/jsonBody.js';
 import type { Operation, OperationRequest } from '../operations/Operation.js';
 
 /**
- * Query parameters an operation does not declare are refused, on every operation (docs/decisions/strict-query-
- * parameters.md): a typo never goes unnoticed. Null when there are none.
+ * Query parameters an operation does not declare are refused, on every operation
+ * (docs/decisions/0014-strict-query-parameters.md): a typo never goes unnoticed. Null when there are none.
  */
 export function unknownQueryParameters(operation: Operation, query: Readonly<Record<string, unknown>>): ValidationError | null {
   let problems: { field: string; message: string }[] | null = null;

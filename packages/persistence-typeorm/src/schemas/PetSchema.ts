@@ -2,7 +2,7 @@ import { EntitySchema } from 'typeorm';
 import type { Dialect } from '../dialect.js';
 import { int64 } from './columns.js';
 
-/** A row of `pets`. Pets are written and read only by TypeOrmPetRepository (hotStatements.ts), never changed. */
+/** A row of `pets`. Pets are written and read only by TypeOrmPetRepository (driverStatements.ts), never changed. */
 export interface PetRow {
   id: number;
   name: string;
