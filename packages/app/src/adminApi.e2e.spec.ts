@@ -8,7 +8,7 @@ const ADMIN_TOKEN = 'e2e-admin-token-5f1c0a9e7b3d2c4a6e8f0b1d3c5a7e9f';
 const dir = mkdtempSync(join(tmpdir(), 'petstore-admin-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Issue 25: the admin API of the built server, on its own port, as an operator's backend calls it.
+// The admin API of the built server, on its own port, as an operator's backend calls it.
 describe('the built server with ADMIN_TOKEN', () => {
   const databaseUrl = `sqlite:${join(dir, 'admin.db')}`;
   let server: ServerProcess;

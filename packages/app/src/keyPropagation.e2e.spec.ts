@@ -16,7 +16,7 @@ interface Answer {
   bannedUntil?: unknown;
 }
 
-// Issue 25: what an operator changes on the shared database reaches every instance within the key cache's TTL.
+// What an operator changes on the shared database reaches every instance within the key cache's TTL.
 describeWithPostgresAndRedis(
   'a change made through the CLI reaches two instances sharing PostgreSQL and Redis within the key cache TTL',
   (servers) => {

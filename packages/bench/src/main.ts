@@ -301,7 +301,7 @@ try {
   ) {
     const { server, key } = await sqliteServer(10_000);
     const peers = await startPeers();
-    // The same list without the rate limiter's cost, to price it (issue 7).
+    // The same list without the rate limiter's cost, to price it.
     const admitAll = wanted('list (admit-all limiter)') ? await sqliteServer(10_000, { BENCH_ADMIT_ALL: '1' }) : null;
     const list = [{ path: '/v1/pets?limit=20' }];
     await scenarios(
@@ -432,7 +432,7 @@ function headToHead(aName: string, bName: string): { ratio: number | null; cpuRa
 }
 const limiterPrice = headToHead('list (10k pets)', 'list (admit-all limiter)').ratio;
 if (limiterPrice !== null) targets.push(['list with limits / admit-all >= 0.90', limiterPrice, limiterPrice >= 0.9 ? 'met' : 'MISSED']);
-// Each scenario against the floor, and the product against the hand-written peers (issues 17 and 23), head to head.
+// Each scenario against the floor, and the product against the hand-written peers, head to head.
 const versus = (measure: string, product: string, peer: string, target: string) => ({ measure, ...headToHead(product, peer), target });
 const summary: { measure: string; ratio: number | null; cpuRatio: number | null; target: string }[] = [
   ...[

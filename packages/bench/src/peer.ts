@@ -1,4 +1,4 @@
-// The Koa peer (issues 17 and 23): the same listing written by hand on Koa 3 + @koa/router + better-sqlite3, as a
+// The Koa peer: the same listing written by hand on Koa 3 + @koa/router + better-sqlite3, as a
 // team would without the product's layers. Hashed-key auth (SHA-256 of the bearer, looked up by an indexed prepared
 // statement), minute and day limits counted in memory, the same keyset query (one extra row), JSON body, Link and
 // the three X-RateLimit headers. No request id, access log, metrics, ETag, bans or structured RateLimit headers.

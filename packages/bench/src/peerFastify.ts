@@ -1,4 +1,4 @@
-// The Fastify peer (issue 23): the Koa peer's listing on Fastify 5 with a response schema (its compiled
+// The Fastify peer: the Koa peer's listing on Fastify 5 with a response schema (its compiled
 // serializer), as a team that picked Fastify would write it. Same key lookup, limits, query, Link and headers.
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// The PostgreSQL + Redis peer (issue 23): the Koa peer's listing on Koa 3 + @koa/router + pg + ioredis, as a team
+// The PostgreSQL + Redis peer: the Koa peer's listing on Koa 3 + @koa/router + pg + ioredis, as a team
 // that scales out would write it by hand: the key looked up by the SHA-256 of the bearer in PostgreSQL, minute and
 // day counters in Redis (INCR and EXPIRE of both windows in one MULTI: one round trip), the same keyset query, JSON,
 // Link and the three X-RateLimit headers.

@@ -14,7 +14,7 @@ const failureOf = (call: Promise<unknown>) =>
     (error: unknown) => (PetstoreError.is(error) ? error.code : error),
   );
 
-// Issue 25: the admin client, typed from the admin document, against the built server.
+// The admin client, typed from the admin document, against the built server.
 describe('the admin client against the built server', () => {
   let work: string;
   let server: ServerProcess;

@@ -5,7 +5,7 @@ import { encodePetCursor, hashApiKeySecret } from '@petstore/core';
 import { eventually } from '@petstore/test-support';
 import { startTestApiWithKey, type TestApi } from './testing/startTestApi.js';
 
-// Issue 24: what a fresh attack found, each case as a client sees it.
+// What an outside attack on the service found, each case as a client sees it.
 describe('what a fresh attack found', () => {
   let api: TestApi;
   let key: string;

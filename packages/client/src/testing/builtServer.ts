@@ -15,7 +15,7 @@ export const listAllPets = (server: ServerProcess, key: string) => fetchAllPages
 
 /**
  * Waits until at least `seconds` remain in the current UTC minute. Only the test that must make two processes
- * contest one minute's quota uses it (issue 15 allows one test to depend on a real minute window).
+ * contest one minute's quota uses it (the one test allowed to depend on a real minute window).
  */
 export async function awayFromMinuteEnd(seconds: number): Promise<void> {
   const left = 60 - ((Date.now() / 1000) % 60);

@@ -5,7 +5,7 @@ import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../testing/startTe
 const NOW = '2026-06-01T12:00:15Z';
 type Json = Record<string, unknown>;
 
-describe('the admin API (issue 25), on its own listener', () => {
+describe('the admin API, on its own listener', () => {
   let api: TestApi;
 
   beforeEach(async () => {

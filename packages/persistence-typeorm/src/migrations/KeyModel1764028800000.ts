@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { dialectOf } from '../dialect.js';
 
 /**
- * Keys as a product (issue 25): scopes, expiry, disabling and the secret a rotation replaced on `api_keys` (existing
+ * Keys as a product (decision 0021): scopes, expiry, disabling and the secret a rotation replaced on `api_keys` (existing
  * keys get both scopes, no expiry, enabled, no previous secret); the append-only audit trail; usage per key and UTC
  * day, and each key's last use. Scopes are stored as comma-separated text in the order of SCOPES.
  */
