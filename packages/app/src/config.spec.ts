@@ -119,6 +119,42 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(`${shown} is invalid: expected ${expected}`);
   });
 
+  it('signs in to Cluster and Sentinel nodes with REDIS_USERNAME and REDIS_PASSWORD, over TLS with REDIS_TLS, to Sentinels with REDIS_SENTINEL_PASSWORD', () => {
+    const security = { REDIS_USERNAME: 'petstore', REDIS_PASSWORD: 'p@ss word:/', REDIS_TLS: 'true' };
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:7000', ...security }).redis).toEqual({
+      kind: 'cluster',
+      nodes: [{ host: 'a', port: 7000 }],
+      username: 'petstore',
+      password: 'p@ss word:/',
+      tls: true,
+    });
+    expect(
+      loadConfig({ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_MASTER: 'm', REDIS_PASSWORD: 'data', REDIS_SENTINEL_PASSWORD: 'watch' }).redis,
+    ).toEqual({ kind: 'sentinel', sentinels: [{ host: 's', port: 26379 }], masterName: 'm', password: 'data', sentinelPassword: 'watch' });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_TLS: 'false' }).redis).toEqual({ kind: 'cluster', nodes: [{ host: 'a', port: 7000 }] });
+  });
+
+  const withUrl = 'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set instead of REDIS_URL, which carries its own user, password and TLS (rediss://user:password@host:port)';
+  it.each([
+    [{ REDIS_URL: 'redis://a:6379', REDIS_PASSWORD: 'secret1' }, 'REDIS_PASSWORD="(hidden, 7 characters)"', withUrl],
+    [{ REDIS_URL: 'rediss://u:p@a:6379', REDIS_USERNAME: 'u' }, 'REDIS_USERNAME="u"', withUrl],
+    [{ REDIS_URL: 'redis://a:6379', REDIS_TLS: 'true' }, 'REDIS_TLS="true"', withUrl],
+    [{ REDIS_PASSWORD: 'secret1' }, 'REDIS_PASSWORD="(hidden, 7 characters)"', 'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set too'],
+    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINEL_PASSWORD: 'secret1' }, 'REDIS_SENTINEL_PASSWORD="(hidden, 7 characters)"', 'REDIS_SENTINELS to be set too'],
+    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_USERNAME: 'petstore' }, 'REDIS_USERNAME="petstore"', 'REDIS_PASSWORD to be set too'],
+    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_USERNAME: 'pet store', REDIS_PASSWORD: 'x' }, 'REDIS_USERNAME="pet store"', 'an ACL user name'],
+    [{ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_MASTER: 'm', REDIS_TLS: 'on' }, 'REDIS_TLS="on"', 'true or false'],
+  ])('refuses Redis sign-in settings it cannot use, naming the variable and never showing a password (%j)', (env, named, expected) => {
+    let message = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(`${named} is invalid: expected ${expected}`);
+    expect(message).not.toContain('secret1');
+  });
+
   it('counts trusted proxy hops: TRUST_PROXY=true is one, TRUST_PROXY_HOPS says how many', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
     expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);

@@ -9,7 +9,7 @@ import {
   type DatabasePoolMode,
   type SqliteSynchronous,
 } from '@petstore/persistence-typeorm';
-import type { RedisNode, RedisTopology } from '@petstore/rate-limit-redis';
+import type { RedisNode, RedisSecurity, RedisTopology } from '@petstore/rate-limit-redis';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -143,8 +143,28 @@ function redisNodes(name: string, raw: string): RedisNode[] {
 }
 
 const REDIS_VARIABLES = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const;
+/** Sign-in and TLS for Cluster and Sentinel nodes; a REDIS_URL carries its own (`rediss://user:password@host`). */
+const REDIS_SECURITY_VARIABLES = ['REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS', 'REDIS_SENTINEL_PASSWORD'] as const;
+const SECRET_VARIABLES: readonly string[] = ['REDIS_PASSWORD', 'REDIS_SENTINEL_PASSWORD'];
 
-/** At most one of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS (with REDIS_SENTINEL_MASTER). */
+/** A value as a message may show it: a password only by its length. */
+const shown = (name: string, raw: string) => (SECRET_VARIABLES.includes(name) ? `(hidden, ${raw.length} characters)` : raw);
+
+/** REDIS_USERNAME, REDIS_PASSWORD and REDIS_TLS for the data nodes of a Cluster or Sentinel's master and replicas. */
+function redisSecurity(env: Env): RedisSecurity {
+  const username = env['REDIS_USERNAME'] || undefined;
+  const password = env['REDIS_PASSWORD'] || undefined;
+  if (username !== undefined && !/^[\x21-\x7e]+$/.test(username)) {
+    throw new ConfigError('REDIS_USERNAME', username, 'an ACL user name (printable characters, no spaces)');
+  }
+  if (username !== undefined && password === undefined) {
+    throw new ConfigError('REDIS_USERNAME', username, 'REDIS_PASSWORD to be set too: an ACL user signs in with its password');
+  }
+  const tls = boolean(env, 'REDIS_TLS');
+  return { ...(username && { username }), ...(password && { password }), ...(tls && { tls }) };
+}
+
+/** At most one of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS (with REDIS_SENTINEL_MASTER), and what signs in to them. */
 function redisTopology(env: Env): RedisTopology | null {
   const set = REDIS_VARIABLES.filter((name) => env[name]);
   const master = env['REDIS_SENTINEL_MASTER'] ?? '';
@@ -153,9 +173,23 @@ function redisTopology(env: Env): RedisTopology | null {
     throw new ConfigError(others[0]!, env[others[0]!]!, `only one of ${REDIS_VARIABLES.join(', ')} to be set, not ${first} as well`);
   }
   if (master !== '' && set[0] !== 'REDIS_SENTINELS') throw new ConfigError('REDIS_SENTINEL_MASTER', master, 'REDIS_SENTINELS to be set too');
+  const misplaced = REDIS_SECURITY_VARIABLES.find(
+    (name) => env[name] && (set[0] === undefined || set[0] === 'REDIS_URL' || (name === 'REDIS_SENTINEL_PASSWORD' && set[0] !== 'REDIS_SENTINELS')),
+  );
+  if (misplaced) {
+    const accepted =
+      misplaced === 'REDIS_SENTINEL_PASSWORD'
+        ? 'REDIS_SENTINELS to be set too'
+        : set[0] === 'REDIS_URL'
+          ? 'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set instead of REDIS_URL, which carries its own user, password and TLS (rediss://user:password@host:port)'
+          : 'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set too';
+    throw new ConfigError(misplaced, shown(misplaced, env[misplaced]!), accepted);
+  }
   if (set[0] === undefined) return null;
   if (set[0] === 'REDIS_URL') return redisUrl(env['REDIS_URL']!);
-  if (set[0] === 'REDIS_CLUSTER_NODES') return { kind: 'cluster', nodes: redisNodes('REDIS_CLUSTER_NODES', env['REDIS_CLUSTER_NODES']!) };
+  if (set[0] === 'REDIS_CLUSTER_NODES') {
+    return { kind: 'cluster', nodes: redisNodes('REDIS_CLUSTER_NODES', env['REDIS_CLUSTER_NODES']!), ...redisSecurity(env) };
+  }
   const sentinels = redisNodes('REDIS_SENTINELS', env['REDIS_SENTINELS']!);
   if (!/^[A-Za-z0-9._-]+$/.test(master)) {
     throw new ConfigError(
@@ -164,7 +198,8 @@ function redisTopology(env: Env): RedisTopology | null {
       'the name the Sentinels watch the master under (letters, digits, . _ -), such as mymaster',
     );
   }
-  return { kind: 'sentinel', sentinels, masterName: master };
+  const sentinelPassword = env['REDIS_SENTINEL_PASSWORD'] || undefined;
+  return { kind: 'sentinel', sentinels, masterName: master, ...redisSecurity(env), ...(sentinelPassword && { sentinelPassword }) };
 }
 
 function corsOrigins(env: Env): string[] {

@@ -7,15 +7,24 @@ export interface RedisNode {
   port: number;
 }
 
+/** How the client signs in to the data nodes (masters and replicas) and protects its connections. A URL carries its own. */
+export interface RedisSecurity {
+  /** The ACL user (`AUTH username password`); without it, `AUTH password` (the `default` user, or `requirepass`). */
+  username?: string | undefined;
+  password?: string | undefined;
+  /** TLS to every node (and Sentinel), the certificate checked against the system's CAs and the node's address. */
+  tls?: boolean | undefined;
+}
+
 /**
  * Where the rate-limit counters live: one Redis (a URL), a Redis Cluster (any of its nodes: the client discovers the
  * rest and follows the slots), or the master that Redis Sentinel names (the client asks the Sentinels again after a
- * failover).
+ * failover). The Sentinels have a password of their own (`requirepass` in sentinel.conf).
  */
 export type RedisTopology =
   | { kind: 'single'; url: string }
-  | { kind: 'cluster'; nodes: readonly RedisNode[] }
-  | { kind: 'sentinel'; sentinels: readonly RedisNode[]; masterName: string };
+  | ({ kind: 'cluster'; nodes: readonly RedisNode[] } & RedisSecurity)
+  | ({ kind: 'sentinel'; sentinels: readonly RedisNode[]; masterName: string; sentinelPassword?: string | undefined } & RedisSecurity);
 
 /** A client of any topology: the store sends the same commands to each. */
 export type RedisClient = Redis | Cluster;
@@ -30,6 +39,10 @@ const CONNECTION_OPTIONS = {
   maxRetriesPerRequest: 1,
 } satisfies RedisOptions;
 
+/** The credentials and TLS options of a connection to a data node, as ioredis takes them. */
+const signIn = ({ username, password, tls }: RedisSecurity) =>
+  ({ username, password, ...(tls ? { tls: {} } : {}) }) satisfies RedisOptions;
+
 function connect(topology: RedisTopology): RedisClient {
   switch (topology.kind) {
     case 'single':
@@ -39,13 +52,16 @@ function connect(topology: RedisTopology): RedisClient {
       return new Cluster([...topology.nodes], {
         enableOfflineQueue: false,
         clusterRetryStrategy: reconnectAfter,
-        redisOptions: CONNECTION_OPTIONS,
+        redisOptions: { ...CONNECTION_OPTIONS, ...signIn(topology) },
       });
     case 'sentinel':
       return new Redis({
         ...CONNECTION_OPTIONS,
+        ...signIn(topology),
         sentinels: [...topology.sentinels],
         name: topology.masterName,
+        sentinelPassword: topology.sentinelPassword,
+        ...(topology.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
         enableOfflineQueue: false,
         retryStrategy: reconnectAfter,
         sentinelRetryStrategy: reconnectAfter,

@@ -59,7 +59,8 @@ ${Object.values(HELP)
   .join('\n')}
 
 Uses DATABASE_URL (default sqlite:./data/petstore.db), DATABASE_POOL_MODE and, for keys usage and unban, the server's
-Redis settings (REDIS_URL, REDIS_CLUSTER_NODES, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER).
+Redis settings (REDIS_URL, REDIS_CLUSTER_NODES, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER; REDIS_USERNAME,
+REDIS_PASSWORD, REDIS_TLS and REDIS_SENTINEL_PASSWORD with the last two).
 Changes are recorded in the audit trail with the actor "cli". Add --help to any command for its own help.`;
 
 export interface CliIo {
@@ -129,6 +130,10 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       REDIS_CLUSTER_NODES: env['REDIS_CLUSTER_NODES'],
       REDIS_SENTINELS: env['REDIS_SENTINELS'],
       REDIS_SENTINEL_MASTER: env['REDIS_SENTINEL_MASTER'],
+      REDIS_USERNAME: env['REDIS_USERNAME'],
+      REDIS_PASSWORD: env['REDIS_PASSWORD'],
+      REDIS_TLS: env['REDIS_TLS'],
+      REDIS_SENTINEL_PASSWORD: env['REDIS_SENTINEL_PASSWORD'],
       LOG_LEVEL: 'silent',
     });
     container = createContainer(config);
