@@ -134,13 +134,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ REDIS_CLUSTER_NODES: 'a:7000', REDIS_TLS: 'false' }).redis).toEqual({ kind: 'cluster', nodes: [{ host: 'a', port: 7000 }] });
   });
 
-  const withUrl = 'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set instead of REDIS_URL, which carries its own user, password and TLS (rediss://user:password@host:port)';
+  const withUrl =
+    'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set instead of REDIS_URL, which carries its own user, password and TLS (rediss://user:password@host:port)';
   it.each([
     [{ REDIS_URL: 'redis://a:6379', REDIS_PASSWORD: 'secret1' }, 'REDIS_PASSWORD="(hidden, 7 characters)"', withUrl],
     [{ REDIS_URL: 'rediss://u:p@a:6379', REDIS_USERNAME: 'u' }, 'REDIS_USERNAME="u"', withUrl],
     [{ REDIS_URL: 'redis://a:6379', REDIS_TLS: 'true' }, 'REDIS_TLS="true"', withUrl],
     [{ REDIS_PASSWORD: 'secret1' }, 'REDIS_PASSWORD="(hidden, 7 characters)"', 'REDIS_CLUSTER_NODES or REDIS_SENTINELS to be set too'],
-    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINEL_PASSWORD: 'secret1' }, 'REDIS_SENTINEL_PASSWORD="(hidden, 7 characters)"', 'REDIS_SENTINELS to be set too'],
+    [
+      { REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINEL_PASSWORD: 'secret1' },
+      'REDIS_SENTINEL_PASSWORD="(hidden, 7 characters)"',
+      'REDIS_SENTINELS to be set too',
+    ],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_USERNAME: 'petstore' }, 'REDIS_USERNAME="petstore"', 'REDIS_PASSWORD to be set too'],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_USERNAME: 'pet store', REDIS_PASSWORD: 'x' }, 'REDIS_USERNAME="pet store"', 'an ACL user name'],
     [{ REDIS_SENTINELS: 's:26379', REDIS_SENTINEL_MASTER: 'm', REDIS_TLS: 'on' }, 'REDIS_TLS="on"', 'true or false'],

@@ -12,6 +12,7 @@ import {
 import { Cluster } from 'ioredis';
 import { commandDeadlineFor } from './commandDeadline.js';
 import type { RedisClient } from './createRedisClient.js';
+import { withoutSecrets } from './withoutSecrets.js';
 
 // The Lua scripts sit beside this module: in src for the tests, copied into dist by the build.
 const script = (name: string) => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
@@ -52,7 +53,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** The error every operation throws when Redis cannot answer, once `onUnavailable` has heard the cause. */
   private unavailable(cause: unknown): ServiceUnavailableError {
-    this.onUnavailable(cause);
+    this.onUnavailable(withoutSecrets(cause));
     return new ServiceUnavailableError('rate-limit store', 5, { cause });
   }
 

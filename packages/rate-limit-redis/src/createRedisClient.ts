@@ -1,5 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from './commandDeadline.js';
+import { withoutSecrets } from './withoutSecrets.js';
 
 /** One Redis node or Sentinel, as `host:port`. */
 export interface RedisNode {
@@ -40,8 +41,7 @@ const CONNECTION_OPTIONS = {
 } satisfies RedisOptions;
 
 /** The credentials and TLS options of a connection to a data node, as ioredis takes them. */
-const signIn = ({ username, password, tls }: RedisSecurity) =>
-  ({ username, password, ...(tls ? { tls: {} } : {}) }) satisfies RedisOptions;
+const signIn = ({ username, password, tls }: RedisSecurity) => ({ username, password, ...(tls ? { tls: {} } : {}) }) satisfies RedisOptions;
 
 function connect(topology: RedisTopology): RedisClient {
   switch (topology.kind) {
@@ -77,11 +77,11 @@ function connect(topology: RedisTopology): RedisClient {
  * An ioredis client tuned to fail fast rather than queue: no offline queue, a 2 s command timeout (1 s for Redis to
  * start a rate-limit script, see commandDeadline.ts, plus the clock skew margin), one attempt per command. It
  * reconnects by itself in the background (backoff up to 2 s), so service resumes when Redis returns or fails over.
- * A string is a `redis://` URL.
+ * A string is a `redis://` URL. `onError` hears every connection failure, a refused password's arguments hidden.
  */
 export function createRedisClient(target: string | RedisTopology, onError: (error: Error) => void = () => undefined): RedisClient {
   const redis = connect(typeof target === 'string' ? { kind: 'single', url: target } : target);
-  redis.on('error', onError);
+  redis.on('error', (error: Error) => onError(withoutSecrets(error)));
   return redis;
 }
 

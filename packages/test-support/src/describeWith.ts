@@ -7,6 +7,7 @@ import {
   startRedisCluster,
   startRedisSentinel,
   startSingleRedis,
+  type RedisPasswords,
   type RunningRedisTopology,
   type RunningReplicatedRedis,
 } from './redisTopologies.js';
@@ -110,14 +111,16 @@ export function describeWithRedis(name: string, body: (redis: () => RunningRedis
   describeWith<[RunningRedis]>([REDIS], name, (running) => body(() => running()[0]));
 }
 
-/** `describe` with a Redis Cluster of 3 masters and 3 replicas: `redis()` inside hooks and tests. */
-export function describeWithRedisCluster(name: string, body: (redis: () => RunningReplicatedRedis) => void): void {
-  describeWith<[RunningReplicatedRedis]>([REDIS_CLUSTER], name, (running) => body(() => running()[0]));
+/** `describe` with a Redis Cluster of 3 masters and 3 replicas (with a password, if given): `redis()` inside hooks and tests. */
+export function describeWithRedisCluster(name: string, body: (redis: () => RunningReplicatedRedis) => void, passwords: RedisPasswords = {}): void {
+  const service = { ...REDIS_CLUSTER, start: () => startRedisCluster(passwords) };
+  describeWith<[RunningReplicatedRedis]>([service], name, (running) => body(() => running()[0]));
 }
 
-/** `describe` with a Redis master, its replica and 3 Sentinels: `redis()` inside hooks and tests. */
-export function describeWithRedisSentinel(name: string, body: (redis: () => RunningReplicatedRedis) => void): void {
-  describeWith<[RunningReplicatedRedis]>([REDIS_SENTINEL], name, (running) => body(() => running()[0]));
+/** `describe` with a Redis master, its replica and 3 Sentinels (with passwords, if given): `redis()` inside hooks and tests. */
+export function describeWithRedisSentinel(name: string, body: (redis: () => RunningReplicatedRedis) => void, passwords: RedisPasswords = {}): void {
+  const service = { ...REDIS_SENTINEL, start: () => startRedisSentinel(passwords) };
+  describeWith<[RunningReplicatedRedis]>([service], name, (running) => body(() => running()[0]));
 }
 
 /** The same tests three times: on one Redis, on a Redis Cluster and on Redis Sentinel, each named in the title. */

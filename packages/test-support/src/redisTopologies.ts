@@ -15,8 +15,8 @@ export interface RunningRedisTopology {
   /** The same, as `createRedisClient` takes it. */
   topology:
     | { kind: 'single'; url: string }
-    | { kind: 'cluster'; nodes: { host: string; port: number }[] }
-    | { kind: 'sentinel'; sentinels: { host: string; port: number }[]; masterName: string };
+    | { kind: 'cluster'; nodes: { host: string; port: number }[]; password?: string }
+    | { kind: 'sentinel'; sentinels: { host: string; port: number }[]; masterName: string; password?: string; sentinelPassword?: string };
   /** Stops every process and deletes what they stored. */
   stop(): Promise<void>;
 }
@@ -30,6 +30,19 @@ export interface RunningReplicatedRedis extends RunningRedisTopology {
   killMasterOf(key: string): Promise<number>;
   /** Resolves once a replica has taken over from the master on `deadPort` and the setup serves every key again. */
   failedOver(deadPort: number, timeoutMs?: number): Promise<void>;
+}
+
+/** Passwords (and TLS) the setup requires: none by default. */
+export interface RedisPasswords {
+  /**
+   * TLS only, on every node and Sentinel, with a certificate for 127.0.0.1 signed by a CA made for the setup: the env
+   * sets REDIS_TLS=true and NODE_EXTRA_CA_CERTS to that CA, as an operator with a private CA would.
+   */
+  tls?: boolean;
+  /** `requirepass` (and `masterauth`, for replication) on every Redis node: REDIS_PASSWORD. */
+  password?: string;
+  /** `requirepass` on every Sentinel (Sentinel setups only): REDIS_SENTINEL_PASSWORD. */
+  sentinelPassword?: string;
 }
 
 /** How long a cluster node or a Sentinel waits before it calls a silent master down: failovers take a few seconds. */
@@ -50,11 +63,68 @@ export function redisSentinelBinary(): string | null {
   return beside && existsSync(beside) ? beside : null;
 }
 
-/** One redis-cli command against a loopback port; its reply as text. */
-async function redisCli(port: number, ...args: string[]): Promise<string> {
-  const { stdout } = await run(redisCliBinary()!, ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8' });
+/** How a setup's processes and redis-cli reach each other: a password, and TLS with the setup's CA. */
+interface Access {
+  password: string | undefined;
+  tls: Certificates | null;
+}
+
+/** One redis-cli command against a loopback port, signed in with the password when there is one; its reply as text. */
+async function redisCli(port: number, { password, tls }: Access, ...args: string[]): Promise<string> {
+  const auth = [...(password ? ['-a', password, '--no-auth-warning'] : []), ...(tls ? ['--tls', '--cacert', tls.ca] : [])];
+  const { stdout } = await run(redisCliBinary()!, ['-h', '127.0.0.1', '-p', String(port), ...auth, ...args], { encoding: 'utf8' });
   return stdout.trim();
 }
+
+/** A CA made for one setup, and a certificate for 127.0.0.1 that it signed (files in `dir`). */
+interface Certificates {
+  ca: string;
+  cert: string;
+  key: string;
+}
+
+async function makeCertificates(dir: string): Promise<Certificates> {
+  const [ca, caKey, cert, key, request, extensions] = ['ca.crt', 'ca.key', 'node.crt', 'node.key', 'node.csr', 'node.ext'].map((file) =>
+    join(dir, file),
+  );
+  const openssl = (...args: string[]) => run('openssl', args);
+  await openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', caKey!, '-out', ca!, '-days', '2', '-subj', '/CN=petstore test CA');
+  await openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', key!, '-out', request!, '-subj', '/CN=127.0.0.1');
+  writeFileSync(extensions!, 'subjectAltName=IP:127.0.0.1\n');
+  await openssl(
+    'x509',
+    '-req',
+    '-in',
+    request!,
+    '-CA',
+    ca!,
+    '-CAkey',
+    caKey!,
+    '-CAcreateserial',
+    '-out',
+    cert!,
+    '-days',
+    '2',
+    '-extfile',
+    extensions!,
+  );
+  return { ca: ca!, cert: cert!, key: key! };
+}
+
+/** TLS only on the port (no plain one), without client certificates; replication (and Sentinel's links) over TLS too. */
+const tlsArgs = (tls: Certificates | null) =>
+  tls
+    ? ['--tls-cert-file', tls.cert, '--tls-key-file', tls.key, '--tls-ca-cert-file', tls.ca, '--tls-auth-clients', 'no', '--tls-replication', 'yes']
+    : [];
+
+/** The node listens on `port`: plain, or TLS only. */
+const portArgs = (port: number, tls: Certificates | null) => (tls ? ['--port', '0', '--tls-port', String(port)] : ['--port', String(port)]);
+
+/** What the server's environment needs to trust the setup's CA. */
+const tlsEnv = (tls: Certificates | null): Record<string, string> => (tls ? { REDIS_TLS: 'true', NODE_EXTRA_CA_CERTS: tls.ca } : {});
+
+/** Sets the password on a node and lets it replicate from a master that has the same one. */
+const passwordArgs = (password: string | undefined) => (password ? ['--requirepass', password, '--masterauth', password] : []);
 
 /** Processes started for one setup, and the directory that holds their files. */
 class Processes {
@@ -81,7 +151,18 @@ class Processes {
   }
 }
 
-const serverArgs = (port: number) => ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+const serverArgs = (port: number, tls: Certificates | null = null) => [
+  ...portArgs(port, tls),
+  ...tlsArgs(tls),
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--protected-mode',
+  'yes',
+];
 
 /** A single redis-server, as a topology. Null when redis-server is not installed. */
 export async function startSingleRedis(): Promise<RunningRedisTopology | null> {
@@ -99,8 +180,8 @@ interface ClusterNode {
 }
 
 /** CLUSTER NODES, as one node sees it. */
-async function clusterNodes(port: number): Promise<ClusterNode[]> {
-  return (await redisCli(port, 'cluster', 'nodes')).split('\n').map((line) => {
+async function clusterNodes(port: number, access: Access): Promise<ClusterNode[]> {
+  return (await redisCli(port, access, 'cluster', 'nodes')).split('\n').map((line) => {
     const [, address, flags, , , , , , ...slots] = line.split(' ');
     return {
       port: Number(/:(\d+)@/.exec(address!)![1]),
@@ -116,17 +197,21 @@ async function clusterNodes(port: number): Promise<ClusterNode[]> {
  * built by redis-cli --cluster create), with a 1 s node timeout so that a replica takes over within seconds.
  * Null when redis-server or redis-cli is not installed.
  */
-export async function startRedisCluster(): Promise<RunningReplicatedRedis | null> {
+export async function startRedisCluster({ password, tls: withTls }: RedisPasswords = {}): Promise<RunningReplicatedRedis | null> {
   const server = redisServerBinary();
   if (!server || !redisCliBinary()) return null;
   const processes = new Processes();
   try {
+    const tls = withTls ? await makeCertificates(processes.dir) : null;
+    const access: Access = { password, tls };
     const free = await distinctFreePorts(12);
     const [ports, busPorts] = [free.slice(0, 6), free.slice(6)];
     await Promise.all(
       ports.map((port, i) =>
         processes.start(server, port, [
-          ...serverArgs(port),
+          ...serverArgs(port, tls),
+          ...passwordArgs(password),
+          ...(tls ? ['--tls-cluster', 'yes'] : []),
           '--cluster-enabled',
           'yes',
           '--cluster-config-file',
@@ -141,27 +226,38 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
         ]),
       ),
     );
-    await run(redisCliBinary()!, ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
+    await run(redisCliBinary()!, [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+      ...(password ? ['-a', password, '--no-auth-warning'] : []),
+      ...(tls ? ['--tls', '--cacert', tls.ca] : []),
+    ]);
+    const cli = (port: number, ...args: string[]) => redisCli(port, access, ...args);
+    const nodesSeenBy = (port: number) => clusterNodes(port, access);
     const alive = new Set(ports);
     const anyAlive = () => [...alive][0]!;
     const serving = async () => {
       for (const port of alive) {
-        if (!(await redisCli(port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
-        const nodes = await clusterNodes(port);
+        if (!(await cli(port, 'cluster', 'info')).includes('cluster_state:ok')) return false;
+        const nodes = await nodesSeenBy(port);
         if (nodes.filter((node) => node.role === 'master' && !node.failed && node.slots.length > 0).length !== 3) return false;
       }
       return true;
     };
     // Serving, and every replica has its master's data: each can take over.
     const replicated = async () => {
-      const replicas = (await clusterNodes(ports[0]!)).filter((node) => node.role === 'slave');
-      for (const { port } of replicas) if (!(await redisCli(port, 'info', 'replication')).includes('master_link_status:up')) return false;
+      const replicas = (await nodesSeenBy(ports[0]!)).filter((node) => node.role === 'slave');
+      for (const { port } of replicas) if (!(await cli(port, 'info', 'replication')).includes('master_link_status:up')) return false;
       return replicas.length === 3 && serving();
     };
     await eventually(replicated, { timeoutMs: 30_000, intervalMs: 100 });
     const masterOf = async (key: string) => {
-      const slot = Number(await redisCli(anyAlive(), 'cluster', 'keyslot', key));
-      const nodes = await clusterNodes(anyAlive());
+      const slot = Number(await cli(anyAlive(), 'cluster', 'keyslot', key));
+      const nodes = await nodesSeenBy(anyAlive());
       const master = nodes.find(
         (node) => node.role === 'master' && !node.failed && node.slots.some(([from, to]) => slot >= from! && slot <= (to ?? from!)),
       );
@@ -170,8 +266,8 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
     };
     return {
       kind: 'cluster',
-      env: { REDIS_CLUSTER_NODES: ports.map((port) => `127.0.0.1:${port}`).join(',') },
-      topology: { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })) },
+      env: { REDIS_CLUSTER_NODES: ports.map((port) => `127.0.0.1:${port}`).join(','), ...(password && { REDIS_PASSWORD: password }), ...tlsEnv(tls) },
+      topology: { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })), ...(password && { password }) },
       masterOf,
       killMasterOf: async (key) => {
         const port = await masterOf(key);
@@ -181,7 +277,7 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
       },
       failedOver: async (deadPort, timeoutMs = 30_000) => {
         const deadIsNoMaster = async () =>
-          !(await clusterNodes(anyAlive())).some((node) => node.port === deadPort && node.role === 'master' && !node.failed);
+          !(await nodesSeenBy(anyAlive())).some((node) => node.port === deadPort && node.role === 'master' && !node.failed);
         await eventually(async () => (await serving()) && deadIsNoMaster(), { timeoutMs, intervalMs: 100 });
       },
       stop: () => processes.stopAll(),
@@ -197,28 +293,38 @@ export async function startRedisCluster(): Promise<RunningReplicatedRedis | null
  * under the name `petstore` and calling it down after 1 s of silence. Null when redis-server, redis-cli or
  * redis-sentinel is not installed.
  */
-export async function startRedisSentinel(): Promise<RunningReplicatedRedis | null> {
+export async function startRedisSentinel({ password, sentinelPassword, tls: withTls }: RedisPasswords = {}): Promise<RunningReplicatedRedis | null> {
   const server = redisServerBinary();
   const sentinel = redisSentinelBinary();
   if (!server || !sentinel || !redisCliBinary()) return null;
   const processes = new Processes();
   try {
     const [master, replica, ...sentinels] = await distinctFreePorts(5);
-    await processes.start(server, master!, serverArgs(master!));
-    await processes.start(server, replica!, [...serverArgs(replica!), '--replicaof', '127.0.0.1', String(master)]);
-    await eventually(async () => (await redisCli(replica!, 'info', 'replication')).includes('master_link_status:up'), { timeoutMs: 10_000 });
+    const tls = withTls ? await makeCertificates(processes.dir) : null;
+    const cli = (port: number, ...args: string[]) => redisCli(port, { password, tls }, ...args);
+    const sentinelCli = (port: number, ...args: string[]) => redisCli(port, { password: sentinelPassword, tls }, ...args);
+    await processes.start(server, master!, [...serverArgs(master!, tls), ...passwordArgs(password)]);
+    await processes.start(server, replica!, [...serverArgs(replica!, tls), ...passwordArgs(password), '--replicaof', '127.0.0.1', String(master)]);
+    await eventually(async () => (await cli(replica!, 'info', 'replication')).includes('master_link_status:up'), { timeoutMs: 10_000 });
     await Promise.all(
       sentinels.map((port) => {
         const config = join(processes.dir, `sentinel-${port}.conf`);
         writeFileSync(
           config,
           [
-            `port ${port}`,
+            ...(tls
+              ? ['port 0', `tls-port ${port}`, `tls-cert-file ${tls.cert}`, `tls-key-file ${tls.key}`, `tls-ca-cert-file ${tls.ca}`]
+              : [`port ${port}`]),
+            // Sentinels reach the master, the replica and each other over TLS too.
+            ...(tls ? ['tls-auth-clients no', 'tls-replication yes'] : []),
             'bind 127.0.0.1',
             `dir ${processes.dir}`,
             `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${master} 2`,
             `sentinel down-after-milliseconds ${MASTER_NAME} ${NODE_TIMEOUT_MS}`,
             `sentinel failover-timeout ${MASTER_NAME} 10000`,
+            ...(password ? [`sentinel auth-pass ${MASTER_NAME} ${password}`] : []),
+            // A Sentinel with a password signs in to the others with it.
+            ...(sentinelPassword ? [`requirepass ${sentinelPassword}`, `sentinel sentinel-pass ${sentinelPassword}`] : []),
             '',
           ].join('\n'),
         );
@@ -226,7 +332,7 @@ export async function startRedisSentinel(): Promise<RunningReplicatedRedis | nul
       }),
     );
     const sentinelMaster = async (port: number) => {
-      const fields = (await redisCli(port, 'sentinel', 'master', MASTER_NAME)).split('\n');
+      const fields = (await sentinelCli(port, 'sentinel', 'master', MASTER_NAME)).split('\n');
       const field = (name: string) => fields[fields.indexOf(name) + 1];
       return {
         port: Number(field('port')),
@@ -249,8 +355,20 @@ export async function startRedisSentinel(): Promise<RunningReplicatedRedis | nul
     const masterOf = async () => (await sentinelMaster(sentinels[0]!)).port;
     return {
       kind: 'sentinel',
-      env: { REDIS_SENTINELS: sentinels.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_MASTER: MASTER_NAME },
-      topology: { kind: 'sentinel', sentinels: sentinels.map((port) => ({ host: '127.0.0.1', port })), masterName: MASTER_NAME },
+      env: {
+        REDIS_SENTINELS: sentinels.map((port) => `127.0.0.1:${port}`).join(','),
+        REDIS_SENTINEL_MASTER: MASTER_NAME,
+        ...(password && { REDIS_PASSWORD: password }),
+        ...(sentinelPassword && { REDIS_SENTINEL_PASSWORD: sentinelPassword }),
+        ...tlsEnv(tls),
+      },
+      topology: {
+        kind: 'sentinel',
+        sentinels: sentinels.map((port) => ({ host: '127.0.0.1', port })),
+        masterName: MASTER_NAME,
+        ...(password && { password }),
+        ...(sentinelPassword && { sentinelPassword }),
+      },
       masterOf,
       killMasterOf: async () => {
         const port = await masterOf();
@@ -264,7 +382,7 @@ export async function startRedisSentinel(): Promise<RunningReplicatedRedis | nul
               const seen = await sentinelMaster(port);
               if (seen.port === deadPort || seen.flags !== 'master') return false;
             }
-            return (await redisCli(await masterOf(), 'role')).startsWith('master');
+            return (await cli(await masterOf(), 'role')).startsWith('master');
           },
           { timeoutMs, intervalMs: 100 },
         );
