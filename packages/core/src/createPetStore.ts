@@ -1,5 +1,4 @@
 import type { BanRule } from './access/BanRule.js';
-import { SharedReadsPetRepository } from './adapters/SharedReadsPetRepository.js';
 import type { AuditLog } from './ports/AuditLog.js';
 import type { Clock } from './ports/Clock.js';
 import type { IdempotencyStore } from './ports/IdempotencyStore.js';
@@ -87,11 +86,11 @@ export interface PetStore {
 
 /**
  * Assembles the use cases from the ports: the one place that knows which use case needs which port. The HTTP
- * transport, the composition root and embedders all start from here.
+ * transport, the composition root and embedders all start from here. The ports are used as given: a cache or any
+ * other decorator is the caller's to put in front of an adapter.
  */
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
-  const { keys, rateLimits, idempotency, auditLog, keyUsage, clock } = ports;
-  const pets = new SharedReadsPetRepository(ports.pets);
+  const { pets, keys, rateLimits, idempotency, auditLog, keyUsage, clock } = ports;
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
   const authenticateKey = new AuthenticateKey(keys, clock);
   const authenticateCaller = new AuthenticateCaller(authenticateKey, enforceRateLimit, options.failedAuthPerMinute);
@@ -104,7 +103,7 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
     listPets: new ListPets(pets),
     createPet: new CreatePet(pets),
     createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
-    getPet: new GetPet(pets, clock),
+    getPet: new GetPet(pets),
     admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock),
     confirmAdmission: new ConfirmAdmission(authenticateKey),
     admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock, options.usageQueriesPerMinute),

@@ -8,7 +8,6 @@ export { InsufficientScopeError } from './errors/InsufficientScopeError.js';
 export { NotFoundError } from './errors/NotFoundError.js';
 export { RateLimitedError } from './errors/RateLimitedError.js';
 export { KeyBannedError } from './errors/KeyBannedError.js';
-export { GoneError } from './errors/GoneError.js';
 export { ServiceUnavailableError } from './errors/ServiceUnavailableError.js';
 export { IdempotencyInProgressError, IdempotencyKeyReusedError } from './errors/IdempotencyErrors.js';
 
@@ -58,7 +57,8 @@ export type {
   UsageReading,
 } from './ports/RateLimitStore.js';
 
-// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache, shared reads
+// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache, shared reads (each
+// composed by whoever assembles the service)
 export { SystemClock } from './adapters/SystemClock.js';
 export { InMemoryRateLimitStore, type InMemoryRateLimitOptions } from './adapters/InMemoryRateLimitStore.js';
 export { openInProcessRateLimits, type InProcessRateLimitPorts } from './adapters/openInProcessRateLimits.js';
@@ -78,7 +78,7 @@ export {
   type IdempotentCreateInput,
   type IdempotentCreateResult,
 } from './use-cases/CreatePetIdempotently.js';
-export { GET_PET_SUNSET, GetPet } from './use-cases/GetPet.js';
+export { GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';
 export { AuthenticateCaller, DEFAULT_FAILED_AUTH_PER_MINUTE, type CallerCredentials } from './use-cases/AuthenticateCaller.js';

@@ -6,6 +6,7 @@ export type TransportErrorCode =
   | 'malformed_json'
   | 'not_found'
   | 'method_not_allowed'
+  | 'gone'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'expectation_failed'

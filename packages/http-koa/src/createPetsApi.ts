@@ -2,9 +2,9 @@ import cors from '@koa/cors';
 import type Router from '@koa/router';
 import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
-import { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/ListingPages.js';
+import type { FullPageCacheOptions } from './listing/ListingPages.js';
 import { admission } from './middleware/admission.js';
-import { deprecationHeaders } from './middleware/deprecation.js';
+import { deprecationHeaders, refuseAfterSunset } from './middleware/deprecation.js';
 import { errorResponses, logToStderr, type InternalErrorListener } from './middleware/errorResponses.js';
 import { readJsonBody, type JsonBody } from './middleware/jsonBody.js';
 import { HEADERS } from './openapi/components.js';
@@ -42,11 +42,11 @@ export interface PetsApiOptions {
   /** Called with every unexpected error (answered 500); default: written to stderr. */
   onInternalError?: InternalErrorListener;
   /**
-   * Full listing pages (those with a next page) kept in memory, rendered, with their ETag: on by default (4 MiB)
-   * when the repository promises that such a page never changes (`pagesWithSuccessorNeverChange`), never otherwise.
-   * `false` turns it off.
+   * Full listing pages (those with a next page) kept in memory, rendered, with their ETag; off unless given. Only
+   * correct while a page that has a successor never changes: it is kept only when the repository promises it
+   * (`pagesWithSuccessorNeverChange`), whatever is given here. `DEFAULT_FULL_PAGE_CACHE` is a bound of 4 MiB.
    */
-  fullPageCache?: FullPageCacheOptions | false;
+  fullPageCache?: FullPageCacheOptions;
 }
 
 /**
@@ -60,9 +60,8 @@ export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
 
 /** The operations of the interface, each declared once (operations/): the only list to extend. */
 function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document: () => object): PetsOperation[] {
-  const fullPageCache = options.fullPageCache === false ? undefined : (options.fullPageCache ?? DEFAULT_FULL_PAGE_CACHE);
   return [
-    listPets(deps, deps.publicBaseUrl, fullPageCache),
+    listPets(deps, deps.publicBaseUrl, options.fullPageCache),
     createPet(deps, deps.publicBaseUrl),
     getPet(deps),
     getRateLimit(deps),
@@ -106,6 +105,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   function answerOperation(operation: PetsOperation): Middleware {
     const route = prefix + operation.path;
     const markDeprecated = operation.deprecated ? deprecationHeaders(operation.deprecated, deps.publicBaseUrl) : undefined;
+    const refuseGone = operation.deprecated ? refuseAfterSunset(operation, operation.deprecated) : undefined;
     return async function answer(ctx: Context): Promise<void> {
       ctx.state['route'] = route;
       const query = queryOf(ctx);
@@ -114,6 +114,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       const admitted = operation.admission === 'none' ? undefined : await admit(ctx, operation.admission, operation.scope);
       try {
         // After admission, like every other invalid request: counted, and answered with the key's quota.
+        refuseGone?.(deps.clock.now().getTime());
         if (unknown !== null) throw unknown;
         let body: JsonBody | undefined;
         if (operation.requestBody) {

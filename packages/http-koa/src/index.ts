@@ -1,14 +1,14 @@
 export { createHttpApp, type HttpApp, type HttpAppOptions } from './createHttpApp.js';
 export type { ResponseRecord } from './middleware/recordResponses.js';
 export { createPetsApi, EXPOSED_HEADERS, type PetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
-export { GET_PET_DEPRECATED_SINCE } from './operations/getPet.js';
+export { GET_PET_DEPRECATED_SINCE, GET_PET_SUNSET } from './operations/getPet.js';
 export { ERROR_STATUS, type ErrorBody, type ErrorCode } from './errorStatus.js';
 export { HttpError, type TransportErrorCode } from './HttpError.js';
 export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 export { answerClientError, answerConnect } from './clientErrors.js';
 export { continueOnceAdmitted } from './expectContinue.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
-export type { FullPageCacheOptions } from './listing/ListingPages.js';
+export { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/ListingPages.js';
 export { createAdminApi, type AdminApi, type AdminApiDeps, type AdminApiOptions } from './admin/createAdminApi.js';
 export { createAdminApp, type AdminApp, type AdminAppOptions } from './admin/createAdminApp.js';
 export { MIN_ADMIN_TOKEN_LENGTH } from './admin/adminToken.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { EnforceRateLimit } from '@petstore/core';
+import { EnforceRateLimit, SystemClock } from '@petstore/core';
 import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
 import { describeWithRedis } from '@petstore/test-support/jest';
 import { runCli } from './runCli.js';
@@ -421,11 +421,11 @@ describeWithRedis('petstore keys usage with the shared Redis store', (redis) => 
     await run('keys', 'create', '--plan', 'free');
     const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
     // What a server does for this key: one admitted request, then (limit 1, one strike) a rejection and a ban.
-    const enforce = new EnforceRateLimit(
-      new RedisRateLimitStore(client),
-      { now: () => new Date() },
-      { strikes: 1, durationSeconds: 900, strikeIntervalSeconds: 0 },
-    );
+    const enforce = new EnforceRateLimit(new RedisRateLimitStore(client), new SystemClock(), {
+      strikes: 1,
+      durationSeconds: 900,
+      strikeIntervalSeconds: 0,
+    });
     await enforce.execute(`key:${id}`, { minute: 1, day: 1000 });
     await expect(enforce.execute(`key:${id}`, { minute: 1, day: 1000 })).rejects.toMatchObject({ code: 'rate_limited' });
     await expect(enforce.execute(`key:${id}`, { minute: 1, day: 1000 })).rejects.toMatchObject({ code: 'key_banned' });

@@ -3,7 +3,6 @@ import type { UnauthorizedError } from './UnauthorizedError.js';
 import type { NotFoundError } from './NotFoundError.js';
 import type { RateLimitedError } from './RateLimitedError.js';
 import type { KeyBannedError } from './KeyBannedError.js';
-import type { GoneError } from './GoneError.js';
 import type { ServiceUnavailableError } from './ServiceUnavailableError.js';
 import type { IdempotencyInProgressError, IdempotencyKeyReusedError } from './IdempotencyErrors.js';
 import type { KeyExpiredError } from './KeyExpiredError.js';
@@ -20,7 +19,6 @@ export type DomainErrorCode =
   | 'not_found'
   | 'rate_limited'
   | 'key_banned'
-  | 'gone'
   | 'service_unavailable'
   | 'idempotency_key_reused'
   | 'idempotency_in_progress';
@@ -55,7 +53,6 @@ export type AnyDomainError =
   | NotFoundError
   | RateLimitedError
   | KeyBannedError
-  | GoneError
   | ServiceUnavailableError
   | IdempotencyKeyReusedError
   | IdempotencyInProgressError;

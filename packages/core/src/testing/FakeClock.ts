@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/Clock.js';
 
-/** A clock that only moves when told to. */
+/** A clock that only moves when told to, or by as much as a caller sleeps on it. */
 export class FakeClock implements Clock {
   private current: number;
 
@@ -18,5 +18,11 @@ export class FakeClock implements Clock {
 
   advance(milliseconds: number): void {
     this.current += milliseconds;
+  }
+
+  /** Moves the clock on by `milliseconds` at once, then lets whatever else is pending run before resolving. */
+  async sleep(milliseconds: number): Promise<void> {
+    this.current += milliseconds;
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -86,7 +86,7 @@ describe('CreatePetIdempotently', () => {
     expect(results.filter((r) => !r.replayed)).toHaveLength(1);
   });
 
-  it('answers idempotency_in_progress when the first is still in flight after the wait', async () => {
+  it('answers idempotency_in_progress when the first is still in flight after the wait, waited on the clock', async () => {
     let finish: (pet: Pet) => void = () => undefined;
     let creating: () => void = () => undefined;
     const firstIsCreating = new Promise<void>((resolve) => (creating = resolve));
@@ -99,7 +99,9 @@ describe('CreatePetIdempotently', () => {
     create = new CreatePetIdempotently(slow, store, clock, { ...DEFAULT_IDEMPOTENCY, waitForInFlightMs: 30 });
     const first = create.execute({ newPet, scope: 'key_a', idempotencyKey: 'slow' });
     await firstIsCreating;
+    const waitFrom = clock.now().getTime();
     await expect(create.execute({ newPet, scope: 'key_a', idempotencyKey: 'slow' })).rejects.toMatchObject({ code: 'idempotency_in_progress' });
+    expect(clock.now().getTime() - waitFrom).toBe(30);
     finish({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
     expect((await first).replayed).toBe(false);
   });

@@ -70,7 +70,8 @@ export class CreatePetIdempotently {
     const fingerprint = createHash('sha256').update(canonical(checked)).digest('base64url');
     await this.purgeNowAndThen();
 
-    for (let waitedMs = 0; ; waitedMs += POLL_MS) {
+    const giveUpAt = this.clock.now().getTime() + this.options.waitForInFlightMs;
+    for (;;) {
       const now = this.clock.now().getTime();
       const outcome = await this.store.claim({
         scope,
@@ -83,8 +84,8 @@ export class CreatePetIdempotently {
       if (outcome.state === 'completed') return { pet: outcome.pet, replayed: true };
       if (outcome.state === 'mismatch') throw new IdempotencyKeyReusedError();
       if (outcome.state === 'claimed') break;
-      if (waitedMs >= this.options.waitForInFlightMs) throw new IdempotencyInProgressError();
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (now >= giveUpAt) throw new IdempotencyInProgressError();
+      await this.clock.sleep(POLL_MS);
     }
 
     let pet: Pet;

@@ -4,7 +4,7 @@ import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
 import { createPetStore } from '../createPetStore.js';
 import type { GetPet } from './GetPet.js';
 
-describe('GetPet (deprecated)', () => {
+describe('GetPet', () => {
   let ports: InMemoryPorts;
   let getPet: GetPet;
 
@@ -24,17 +24,5 @@ describe('GetPet (deprecated)', () => {
 
   it('rejects an id that is not a decimal integer', async () => {
     await expect(getPet.execute('abc')).rejects.toMatchObject({ code: 'validation_error' });
-  });
-
-  it('works until the last millisecond before the sunset and is gone from 2030-12-05T00:00:00Z on', async () => {
-    const rex = await ports.pets.create(aPetDraft());
-    ports.clock.set('2030-12-04T23:59:59.999Z');
-    expect(await getPet.execute(String(rex.id))).toEqual(rex);
-    ports.clock.set('2030-12-05T00:00:00Z');
-    await expect(getPet.execute(String(rex.id))).rejects.toMatchObject({
-      code: 'gone',
-      message: expect.stringContaining('use GET /pets with the status filter'),
-    });
-    await expect(getPet.execute('abc')).rejects.toMatchObject({ code: 'gone' });
   });
 });

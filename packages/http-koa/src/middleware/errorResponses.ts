@@ -68,7 +68,6 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
       ctx.set('Retry-After', String(error.retryAfter));
       break;
     case 'not_found':
-    case 'gone':
     case 'idempotency_key_reused':
     case 'idempotency_in_progress':
       break;

@@ -11,12 +11,17 @@ import type { JsonSchema } from '../openapi/schemas.js';
  */
 export type Admission = 'counted' | 'usage-query' | 'admin-token' | 'none';
 
-/** A deprecated operation: every answer carries `Deprecation`, `Sunset` and a `Link` to the successor. */
+/**
+ * A deprecated operation: every answer carries `Deprecation`, `Sunset` and a `Link` to the successor; from the
+ * sunset on, it answers `410 gone`.
+ */
 export interface Deprecation {
   /** When the operation was deprecated (RFC 9745 `Deprecation: @<unix seconds>`). */
   since: Date;
-  /** When it is removed (RFC 8594 `Sunset`). */
+  /** When it is removed (RFC 8594 `Sunset`): from this instant on, every request is answered `410 gone`. */
   sunset: Date;
+  /** What to use instead, in the `gone` message: `use GET /pets with the status filter instead.` */
+  advice: string;
   /** The successor's path under the API's base (`/pets`), sent as `Link: <base/pets>; rel="successor-version"`. */
   successor: string;
 }

@@ -1,4 +1,4 @@
-import { GET_PET_SUNSET, type Pet, type PetStore } from '@petstore/core';
+import type { Pet, PetStore } from '@petstore/core';
 import { sendWithEntityTag } from '../conditionalRequests.js';
 import { PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
@@ -7,6 +7,9 @@ import { defineOperation, type PetsOperation } from './Operation.js';
 
 /** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
 export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
+
+/** When `GET /pets/{petId}` is removed: from this instant on it answers `410 gone`. */
+export const GET_PET_SUNSET = new Date('2030-12-05T00:00:00Z');
 
 /** `GET /pets/{petId}`, deprecated: one animal by id. */
 export function getPet(store: PetStore): PetsOperation {
@@ -18,7 +21,12 @@ export function getPet(store: PetStore): PetsOperation {
     path: '/pets/{petId}',
     admission: 'counted',
     scope: 'pets:read',
-    deprecated: { since: GET_PET_DEPRECATED_SINCE, sunset: GET_PET_SUNSET, successor: '/pets' },
+    deprecated: {
+      since: GET_PET_DEPRECATED_SINCE,
+      sunset: GET_PET_SUNSET,
+      successor: '/pets',
+      advice: 'use GET /pets with the status filter instead.',
+    },
     tag: 'pets',
     summary: 'Get an animal (deprecated)',
     description:
