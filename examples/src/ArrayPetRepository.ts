@@ -3,23 +3,32 @@
 import type { Pet, PetDraft, PetListRequest, PetPage, PetRepository } from '@petstore/core';
 
 export class ArrayPetRepository implements PetRepository {
-  // Ids are assigned in order and visible at once: a page that has a successor never changes (the contract checks it).
-  readonly pagesWithSuccessorNeverChange = true;
+  // Every change is visible at once, to every read that starts after it: the port's promise (the contract checks it).
   private readonly pets: Pet[] = [];
 
   async create(draft: PetDraft): Promise<Pet> {
-    const pet = { id: this.pets.length + 1, ...draft };
+    const pet = { id: this.pets.length + 1, ...draft, version: 1 };
     this.pets.push(pet);
-    return pet;
+    return { ...pet };
+  }
+
+  // A compare-and-set on the version: of two updates from the same version, only the first finds it.
+  async update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null> {
+    const index = this.pets.findIndex((pet) => pet.id === id && pet.version === expectedVersion);
+    if (index === -1) return null;
+    const pet = { id, ...next, version: expectedVersion + 1 };
+    this.pets[index] = pet;
+    return { ...pet };
   }
 
   async findById(id: number): Promise<Pet | null> {
-    return this.pets.find((pet) => pet.id === id) ?? null;
+    const pet = this.pets.find((candidate) => candidate.id === id);
+    return pet ? { ...pet } : null;
   }
 
   async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
     const matching = this.pets.filter((pet) => pet.id > after && (status === undefined || pet.status === status));
-    const pets = matching.slice(0, limit);
+    const pets = matching.slice(0, limit).map((pet) => ({ ...pet }));
     return matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
   }
 }

@@ -3,7 +3,6 @@ import {
   CachingKeyStore,
   createPetStore,
   openInProcessRateLimits,
-  SharedReadsPetRepository,
   SystemClock,
   type Clock,
   type IdempotencyStore,
@@ -12,7 +11,7 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
-import { createAdminApp, createHttpApp, DEFAULT_FULL_PAGE_CACHE, type ResponseRecord } from '@petstore/http-koa';
+import { createAdminApp, createHttpApp, type ResponseRecord } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
@@ -88,11 +87,11 @@ function persistenceModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    // Identical listing reads in flight are shared. Relies on: pets only ever appear (none changes), and this process
-    // writes every pet it serves, so a create that succeeds here can end the sharing of the reads then in flight.
+    // No cache in front of the pets: every read goes to the database, which is what lets every instance answer with
+    // every change that has resolved (docs/decisions/pages-true-after-changes.md).
     bind(TOKENS.PetRepository).toResolvedValue(
       (dataSource: DataSource, tracing: TracingHooks | null) =>
-        new SharedReadsPetRepository(new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {})),
+        new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {}),
       [TOKENS.DataSource, TOKENS.Tracing],
     );
     bind(TOKENS.KeyStore).toResolvedValue(
@@ -245,21 +244,10 @@ function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
-      (
-        petStore: PetStore,
-        pets: PetRepository,
-        logger: Logger,
-        metrics: Metrics,
-        checks: ReadinessCheck[],
-        listening: string,
-        tracing: TracingHooks | null,
-      ) =>
+      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string, tracing: TracingHooks | null) =>
         createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening },
           {
-            // Full listing pages kept rendered. Relies on: a page that has a successor never changes, which the
-            // repository promises on SQLite only (ids become visible in order, pets never change).
-            ...(pets.pagesWithSuccessorNeverChange && { fullPageCache: DEFAULT_FULL_PAGE_CACHE }),
             trustedProxyHops: config.trustedProxyHops,
             corsOrigins: config.corsOrigins,
             apiReference: config.docsEnabled,
@@ -273,7 +261,6 @@ function httpModule(config: Config): ContainerModule {
         ),
       [
         TOKENS.PetStore,
-        TOKENS.PetRepository,
         TOKENS.Logger,
         TOKENS.Metrics,
         { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true },

@@ -12,7 +12,8 @@ import { AuthenticateCaller } from './use-cases/AuthenticateCaller.js';
 import { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 import { ConfirmAdmission } from './use-cases/ConfirmAdmission.js';
 import { CreatePet } from './use-cases/CreatePet.js';
-import { CreatePetIdempotently, type IdempotencyOptions } from './use-cases/CreatePetIdempotently.js';
+import { CreatePetIdempotently } from './use-cases/CreatePetIdempotently.js';
+import type { IdempotencyOptions } from './use-cases/IdempotentWrites.js';
 import { EnforceRateLimit } from './use-cases/EnforceRateLimit.js';
 import { GetApiKey } from './use-cases/GetApiKey.js';
 import { GetApiKeyUsage } from './use-cases/GetApiKeyUsage.js';
@@ -30,6 +31,8 @@ import { RevokeApiKey } from './use-cases/RevokeApiKey.js';
 import { RotateApiKey } from './use-cases/RotateApiKey.js';
 import { UnbanApiKey } from './use-cases/UnbanApiKey.js';
 import { UpdateApiKey } from './use-cases/UpdateApiKey.js';
+import { UpdatePet } from './use-cases/UpdatePet.js';
+import { UpdatePetIdempotently } from './use-cases/UpdatePetIdempotently.js';
 
 /** The adapters the use cases need, one per port. */
 export interface PetStorePorts {
@@ -52,7 +55,7 @@ export interface PetStoreOptions {
   failedAuthPerMinute?: number;
   /** `GET /rate_limit` queries allowed per key and minute (counted apart from the key's quota). */
   usageQueriesPerMinute?: number;
-  /** How long idempotency records are kept and how long a duplicate waits for the first request. */
+  /** How long idempotency records are kept and how long a duplicate waits for the first request (creates and changes). */
   idempotency?: IdempotencyOptions;
   /** How many days of usage per key and day are kept (90 or more; default 90). */
   keyUsageRetentionDays?: number;
@@ -65,6 +68,8 @@ export interface PetStore {
   createPet: CreatePet;
   createPetIdempotently: CreatePetIdempotently;
   getPet: GetPet;
+  updatePet: UpdatePet;
+  updatePetIdempotently: UpdatePetIdempotently;
   admitRequest: AdmitRequest;
   /** Checks an admitted request's key again once its body has arrived, counting nothing. */
   confirmAdmission: ConfirmAdmission;
@@ -98,12 +103,15 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
   const keyUsageRecorder = new KeyUsageRecorder(keyUsage, clock, options.keyUsageRetentionDays);
   const views = new KeyViews(keyUsage, rateLimits, clock);
   const audit = new KeyAudit(auditLog);
+  const updatePet = new UpdatePet(pets);
   return {
     clock,
     listPets: new ListPets(pets),
     createPet: new CreatePet(pets),
     createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
     getPet: new GetPet(pets),
+    updatePet,
+    updatePetIdempotently: new UpdatePetIdempotently(updatePet, idempotency, clock, options.idempotency),
     admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock),
     confirmAdmission: new ConfirmAdmission(authenticateKey),
     admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock, options.usageQueriesPerMinute),

@@ -10,11 +10,14 @@ export { RateLimitedError } from './errors/RateLimitedError.js';
 export { KeyBannedError } from './errors/KeyBannedError.js';
 export { ServiceUnavailableError } from './errors/ServiceUnavailableError.js';
 export { IdempotencyInProgressError, IdempotencyKeyReusedError } from './errors/IdempotencyErrors.js';
+export { InvalidTransitionError } from './errors/InvalidTransitionError.js';
+export { PreconditionFailedError } from './errors/PreconditionFailedError.js';
 
 // Pets
-export { MAX_ID, type NewPet, type Pet, type PetDraft } from './pet/Pet.js';
+export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
-export { parseNewPet, type NumberLiterals } from './pet/parseNewPet.js';
+export { parseNewPet, parsePetPatch, type NumberLiterals } from './pet/parseNewPet.js';
+export { isAllowedTransition, PET_TRANSITIONS } from './pet/PetTransitions.js';
 export { LIST_LIMIT, readListPetsQuery, type ListPetsRequest } from './pet/ListPetsRequest.js';
 export { parsePetId } from './pet/parsePetId.js';
 export { encodePetCursor } from './pet/PetCursor.js';
@@ -57,13 +60,12 @@ export type {
   UsageReading,
 } from './ports/RateLimitStore.js';
 
-// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache, shared reads (each
-// composed by whoever assembles the service)
+// Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache (composed by whoever
+// assembles the service)
 export { SystemClock } from './adapters/SystemClock.js';
 export { InMemoryRateLimitStore, type InMemoryRateLimitOptions } from './adapters/InMemoryRateLimitStore.js';
 export { openInProcessRateLimits, type InProcessRateLimitPorts } from './adapters/openInProcessRateLimits.js';
 export { CachingKeyStore } from './adapters/CachingKeyStore.js';
-export { SharedReadsPetRepository } from './adapters/SharedReadsPetRepository.js';
 
 // Wiring: every use case from one set of ports
 export { createPetStore, type PetStore, type PetStoreOptions, type PetStorePorts } from './createPetStore.js';
@@ -71,13 +73,10 @@ export { createPetStore, type PetStore, type PetStoreOptions, type PetStorePorts
 // Use cases
 export { ListPets, type NextPageRequest, type PetListing } from './use-cases/ListPets.js';
 export { CreatePet } from './use-cases/CreatePet.js';
-export {
-  CreatePetIdempotently,
-  DEFAULT_IDEMPOTENCY,
-  type IdempotencyOptions,
-  type IdempotentCreateInput,
-  type IdempotentCreateResult,
-} from './use-cases/CreatePetIdempotently.js';
+export { CreatePetIdempotently, type IdempotentCreateInput, type IdempotentCreateResult } from './use-cases/CreatePetIdempotently.js';
+export { DEFAULT_IDEMPOTENCY, type IdempotencyOptions, type IdempotentResult } from './use-cases/IdempotentWrites.js';
+export { UpdatePet, type UpdatePetInput } from './use-cases/UpdatePet.js';
+export { UpdatePetIdempotently, type IdempotentUpdateInput } from './use-cases/UpdatePetIdempotently.js';
 export { GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';

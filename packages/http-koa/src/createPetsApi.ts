@@ -2,7 +2,6 @@ import cors from '@koa/cors';
 import type Router from '@koa/router';
 import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
-import type { FullPageCacheOptions } from './listing/ListingPages.js';
 import { admission } from './middleware/admission.js';
 import { deprecationHeaders, refuseAfterSunset } from './middleware/deprecation.js';
 import { errorResponses, logToStderr, type InternalErrorListener } from './middleware/errorResponses.js';
@@ -15,6 +14,7 @@ import { getOpenApiDocument } from './operations/getOpenApiDocument.js';
 import { getPet } from './operations/getPet.js';
 import { getRateLimit } from './operations/getRateLimit.js';
 import { listPets } from './operations/listPets.js';
+import { updatePet } from './operations/updatePet.js';
 import type { PetsOperation } from './operations/Operation.js';
 import { notFound } from './middleware/notFound.js';
 import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from './routing/operationRequest.js';
@@ -41,12 +41,6 @@ export interface PetsApiOptions {
   trustedProxyHops?: number;
   /** Called with every unexpected error (answered 500); default: written to stderr. */
   onInternalError?: InternalErrorListener;
-  /**
-   * Full listing pages (those with a next page) kept in memory, rendered, with their ETag; off unless given. Only
-   * correct while a page that has a successor never changes: it is kept only when the repository promises it
-   * (`pagesWithSuccessorNeverChange`), whatever is given here. `DEFAULT_FULL_PAGE_CACHE` is a bound of 4 MiB.
-   */
-  fullPageCache?: FullPageCacheOptions;
 }
 
 /**
@@ -59,11 +53,12 @@ export type PetsApi = ReturnType<Router['routes']> & { readonly openApiDocument:
 export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
 
 /** The operations of the interface, each declared once (operations/): the only list to extend. */
-function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document: () => object): PetsOperation[] {
+function declareOperations(deps: PetsApiDeps, document: () => object): PetsOperation[] {
   return [
-    listPets(deps, deps.publicBaseUrl, options.fullPageCache),
+    listPets(deps, deps.publicBaseUrl),
     createPet(deps, deps.publicBaseUrl),
     getPet(deps),
+    updatePet(deps),
     getRateLimit(deps),
     getOpenApiDocument(document, 'counted', 'The OpenAPI 3.1 description of this interface (also served without a key at `/docs/openapi.json`).'),
   ];
@@ -78,7 +73,7 @@ function declareOperations(deps: PetsApiDeps, options: PetsApiOptions, document:
  */
 export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): PetsApi {
   const prefix = options.prefix ?? '/v1';
-  const operations = declareOperations(deps, options, () => document);
+  const operations = declareOperations(deps, () => document);
   const document = openApiDocument(operations, {
     publicBaseUrl: deps.publicBaseUrl,
     schemas: SCHEMAS,
@@ -87,7 +82,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     title: 'Animal Adoption Store',
     version: '1.0.0',
     description:
-      'Browse and add animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`; every ' +
+      'Browse, add and change animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`; every ' +
       'answer carries the rate-limit headers. Unknown paths answer 404 and known paths with another method 405 (with ' +
       '`Allow`), both with the Error body.',
     contact: { name: 'The pet store team', url: 'https://github.com/petstore-example/petstore' },
@@ -156,7 +151,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
             allowMethods: corsMethods,
-            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match'],
+            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match', 'If-Match'],
             exposeHeaders: [...EXPOSED_HEADERS],
             maxAge: 600,
           }),

@@ -8,7 +8,6 @@ export { MAX_BODY_BYTES } from './middleware/jsonBody.js';
 export { answerClientError, answerConnect } from './clientErrors.js';
 export { continueOnceAdmitted } from './expectContinue.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
-export { DEFAULT_FULL_PAGE_CACHE, type FullPageCacheOptions } from './listing/ListingPages.js';
 export { createAdminApi, type AdminApi, type AdminApiDeps, type AdminApiOptions } from './admin/createAdminApi.js';
 export { createAdminApp, type AdminApp, type AdminAppOptions } from './admin/createAdminApp.js';
 export { MIN_ADMIN_TOKEN_LENGTH } from './admin/adminToken.js';

@@ -9,10 +9,10 @@ function repositoryWithOutage() {
   const state = { down: false };
   const guard = <T>(work: () => Promise<T>) => (state.down ? Promise.reject(new ServiceUnavailableError('database', 5)) : work());
   const repository: PetRepository = {
-    pagesWithSuccessorNeverChange: pets.pagesWithSuccessorNeverChange,
     create: (pet) => guard(() => pets.create(pet)),
     findById: (id) => guard(() => pets.findById(id)),
     list: (query) => guard(() => pets.list(query)),
+    update: (id, version, next) => guard(() => pets.update(id, version, next)),
   };
   return { repository, state };
 }

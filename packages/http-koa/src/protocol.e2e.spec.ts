@@ -157,10 +157,10 @@ describe('HTTP protocol behaviour', () => {
 
 describe('failures of dependencies', () => {
   const failing = (error: Error): PetRepository => ({
-    pagesWithSuccessorNeverChange: true,
     create: () => Promise.reject(error),
     findById: () => Promise.reject(error),
     list: () => Promise.reject(error),
+    update: () => Promise.reject(error),
   });
 
   it('answers 500 internal_error with a generic message, no stack and no SQL, and reports the error', async () => {

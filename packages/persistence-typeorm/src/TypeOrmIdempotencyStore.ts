@@ -39,7 +39,9 @@ export class TypeOrmIdempotencyStore implements IdempotencyStore {
       if (!row) return { state: 'in_progress' };
       if (inTime && !raw[0]?.in_time) throw late('a claim');
       if (row.fingerprint !== claim.fingerprint) return { state: 'mismatch' };
-      return row.pet_json === null ? { state: 'in_progress' } : { state: 'completed', pet: JSON.parse(row.pet_json) as Pet };
+      if (row.pet_json === null) return { state: 'in_progress' };
+      // Records written before pets had versions were of pets just created: version 1.
+      return { state: 'completed', pet: { version: 1, ...(JSON.parse(row.pet_json) as Omit<Pet, 'version'>) } };
     });
   }
 

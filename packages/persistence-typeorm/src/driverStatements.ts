@@ -2,10 +2,10 @@
 // connection and the pg pool. Everything else in this package goes through TypeORM: the entity schemas, the
 // migrations, and its Repository and QueryBuilder for API keys and idempotency records.
 //
-// Why: the three pet statements (insert, find by id, list a page) run on every request, and through TypeORM each
-// would cost a query runner and a keyed object per row, more than the query itself (on SQLite a one-row lookup is
-// about 8 times faster prepared). Here they are prepared once, return positional rows, and SQLite's inserts are
-// group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
+// Why: the pet statements (insert, find by id, list a page, conditional update) run on every request, and through
+// TypeORM each would cost a query runner and a keyed object per row, more than the query itself (on SQLite a one-row
+// lookup is about 8 times faster prepared). Here they are prepared once, return positional rows, and SQLite's
+// inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
 // connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
 // loudly if an upgrade moves them.
 import { ServiceUnavailableError, type PetDraft, type PetStatus } from '@petstore/core';
@@ -16,14 +16,16 @@ import { dialectOf } from './dialect.js';
 import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 
-/** A row as `[id, name, category_id, status]`: positional rows skip building a keyed object per row. */
-export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string];
+/** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
+export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
 
 /** The pet statements, the same on both databases; ids come back as PostgreSQL returns them (bigint as a string). */
 export interface PetStatements {
   insert(draft: PetDraft): Promise<number | string>;
   findById(id: number): Promise<PetTuple | undefined>;
   list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
+  /** The row after the change, or undefined when the pet is not at `expectedVersion` (or does not exist). */
+  update(id: number, expectedVersion: number, next: PetDraft): Promise<PetTuple | undefined>;
 }
 
 /**
@@ -51,10 +53,11 @@ function observedStatements(statements: PetStatements, observer: StatementObserv
     findById: (id) => observer.statement(text.findById, () => statements.findById(id)),
     list: (status, after, count) =>
       observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, count)),
+    update: (id, expectedVersion, next) => observer.statement(text.update, () => statements.update(id, expectedVersion, next)),
   };
 }
 
-const COLUMNS = '"id", "name", "category_id", "status"';
+const COLUMNS = '"id", "name", "category_id", "status", "version"';
 
 /**
  * The statements' text, with `p(n)` for the n-th parameter and `limit(n)` for a parameter that is a page's LIMIT.
@@ -70,6 +73,10 @@ function sql(p: (position: number) => string, limit: (position: number) => strin
     // costs the same at any depth and any table size.
     listAll: `SELECT ${COLUMNS} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${limit(2)}`,
     listByStatus: `SELECT ${COLUMNS} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${limit(3)}`,
+    // Compare-and-set on the version: of concurrent updates from one version, the database lets exactly one through.
+    update:
+      `UPDATE "pets" SET "name" = ${p(1)}, "category_id" = ${p(2)}, "status" = ${p(3)}, "version" = "version" + 1 ` +
+      `WHERE "id" = ${p(4)} AND "version" = ${p(5)} RETURNING ${COLUMNS}`,
   };
 }
 
@@ -103,6 +110,7 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
     findById: Statement;
     listAll: Statement;
     listByStatus: Statement;
+    update: Statement;
     insertMany: (drafts: PetDraft[]) => number[];
   };
   let prepared: Prepared | undefined;
@@ -117,6 +125,7 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
         findById: db.prepare(text.findById).raw(),
         listAll: db.prepare(text.listAll).raw(),
         listByStatus: db.prepare(text.listByStatus).raw(),
+        update: db.prepare(text.update).raw(),
         // IMMEDIATE takes the write lock up front, so the transaction cannot fail half-way on SQLITE_BUSY.
         insertMany: db.transaction((drafts: PetDraft[]) => drafts.map((d) => insert.get(d.name, d.categoryId, d.status) as number)).immediate,
       };
@@ -160,6 +169,14 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
     findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
     list: async (status, after, count) =>
       (status === undefined ? statements().listAll.all(after, count) : statements().listByStatus.all(status, after, count)) as PetTuple[],
+    update: async (id, expectedVersion, { name, categoryId, status }) => {
+      // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
+      for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {
+        if (Date.now() - since >= lockTimeoutMs)
+          throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
+      }
+      return statements().update.get(name, categoryId, status, id, expectedVersion) as PetTuple | undefined;
+    },
   };
 }
 
@@ -173,6 +190,9 @@ function postgresStatements(dataSource: DataSource): PetStatements {
   const text = {
     ...sql((n) => `$${n}`),
     insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
+    update:
+      `UPDATE "pets" SET "name" = $1, "category_id" = $2, "status" = $3, "version" = "version" + 1 ` +
+      `WHERE "id" = $4 AND "version" = $5 AND ${beforeDeadline('$6')} RETURNING ${COLUMNS}`,
   };
   const named = !timeoutsPerTransaction(dataSource);
   const rows = async (name: string, query: string, values: unknown[]) =>
@@ -189,6 +209,14 @@ function postgresStatements(dataSource: DataSource): PetStatements {
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
     list: (status, after, count) =>
       status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),
+    update: async (id, expectedVersion, { name, categoryId, status }) => {
+      const deadline = writeDeadline(dataSource);
+      const [row] = await rows('update_before_deadline', text.update, [name, categoryId, status, id, expectedVersion, deadline]);
+      // No row: another change came first, or PostgreSQL started the update after its deadline and changed nothing.
+      if (!row && Date.now() >= deadline)
+        throw new ServiceUnavailableError('database', 5, { cause: new Error('PostgreSQL may have started the update after its deadline: nothing was changed') });
+      return row;
+    },
   };
 }
 

@@ -68,13 +68,14 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
         'CoveringStatusIndex1763942400000',
         'KeyModel1764028800000',
         'RateLimitBans1764230400000',
+        'PetVersion1764316800000',
       ]);
       await Promise.all([a.destroy(), b.destroy()]);
     });
 
     it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
       await emptied();
-      for (let i = 0; i < 2; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
+      for (let i = 0; i < 3; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
       try {
         await dataSource.query(
           `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
@@ -82,7 +83,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
           [hashApiKeySecret('pk_legacy')],
         );
       } finally {
-        expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000']);
+        expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000', 'PetVersion1764316800000']);
       }
       const found = await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'));
       expect(found).toMatchObject({

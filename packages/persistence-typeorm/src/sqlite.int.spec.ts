@@ -122,20 +122,34 @@ describe('SQLite file', () => {
       'CoveringStatusIndex1763942400000',
       'KeyModel1764028800000',
       'RateLimitBans1764230400000',
+      'PetVersion1764316800000',
     ]);
     expect(await migrate(dataSource)).toEqual([]);
     await dataSource.destroy();
   });
 
+  it('gives a pet stored before pets had versions version 1, listed and changed like any other', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    await dataSource.query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('old', 3, 'pending')`);
+    expect(await migrate(dataSource)).toEqual(['PetVersion1764316800000']);
+    const repository = new TypeOrmPetRepository(dataSource);
+    const old = { id: 1, name: 'old', categoryId: 3, status: 'pending', version: 1 };
+    expect(await repository.findById(1)).toEqual(old);
+    expect((await repository.list({ limit: 5, status: 'pending' })).pets).toEqual([old]);
+    expect(await repository.update(1, 1, { name: 'old', categoryId: 3, status: 'sold' })).toEqual({ ...old, status: 'sold', version: 2 });
+    await dataSource.destroy();
+  });
+
   it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
-    for (let i = 0; i < 2; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
+    for (let i = 0; i < 3; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
     await dataSource.query(
       `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
         `VALUES ('key_00000000000000aa', 'old', 'pro', NULL, 20000, ?, 1763769600000, NULL)`,
       [hashApiKeySecret('pk_legacy')],
     );
-    expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000']);
+    expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000', 'PetVersion1764316800000']);
     expect(await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'))).toEqual({
       key: anApiKey({
         id: 'key_00000000000000aa',

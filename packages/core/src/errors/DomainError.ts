@@ -8,6 +8,8 @@ import type { IdempotencyInProgressError, IdempotencyKeyReusedError } from './Id
 import type { KeyExpiredError } from './KeyExpiredError.js';
 import type { KeyDisabledError } from './KeyDisabledError.js';
 import type { InsufficientScopeError } from './InsufficientScopeError.js';
+import type { InvalidTransitionError } from './InvalidTransitionError.js';
+import type { PreconditionFailedError } from './PreconditionFailedError.js';
 
 /** Every machine-readable code a domain error can carry; transports map each to a status once. */
 export type DomainErrorCode =
@@ -21,7 +23,9 @@ export type DomainErrorCode =
   | 'key_banned'
   | 'service_unavailable'
   | 'idempotency_key_reused'
-  | 'idempotency_in_progress';
+  | 'idempotency_in_progress'
+  | 'invalid_transition'
+  | 'precondition_failed';
 
 const BRAND = Symbol.for('petstore.DomainError');
 
@@ -55,4 +59,6 @@ export type AnyDomainError =
   | KeyBannedError
   | ServiceUnavailableError
   | IdempotencyKeyReusedError
-  | IdempotencyInProgressError;
+  | IdempotencyInProgressError
+  | InvalidTransitionError
+  | PreconditionFailedError;

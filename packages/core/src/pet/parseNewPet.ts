@@ -1,6 +1,6 @@
 import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy, ValidateIf, validateSync } from 'class-validator';
 import { ValidationError, type FieldProblem } from '../errors/ValidationError.js';
-import { MAX_ID, type NewPet, type PetDraft } from './Pet.js';
+import { MAX_ID, type NewPet, type PetDraft, type PetPatch } from './Pet.js';
 import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from './PetStatus.js';
 
 const NAME_MAX = 100;
@@ -83,8 +83,34 @@ class NewPetRules {
  * for an integer.
  */
 export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): NewPet {
+  const fields = checkFields(body, numberLiterals, 'new');
+  const status = fields.status as PetStatus | undefined;
+  return { name: fields.name as string, categoryId: fields.categoryId as number, ...(status !== undefined && { status }) };
+}
+
+/**
+ * Checks a change to an animal (a JSON Merge Patch, RFC 7396): any of name, categoryId and status, each by the same
+ * rule as on create. A field absent is left as it is; `null` (which would remove a field) is refused, as are `id`
+ * and unknown fields. Returns only the fields given.
+ */
+export function parsePetPatch(body: unknown, numberLiterals: NumberLiterals = new Map()): PetPatch {
+  const fields = checkFields(body, numberLiterals, 'patch');
+  const patch: PetPatch = {};
+  if (fields.name !== undefined) patch.name = fields.name as string;
+  if (fields.categoryId !== undefined) patch.categoryId = fields.categoryId as number;
+  if (fields.status !== undefined) patch.status = fields.status as PetStatus;
+  return patch;
+}
+
+/** The rules both share: a JSON object of known fields, each valid; for a patch, every field is optional but not null. */
+function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' | 'patch'): NewPetRules {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw ValidationError.of('body', 'The request body must be a JSON object with name, categoryId and optional status.');
+    throw ValidationError.of(
+      'body',
+      kind === 'new'
+        ? 'The request body must be a JSON object with name, categoryId and optional status.'
+        : 'The request body must be a JSON object (a merge patch) with any of name, categoryId and status.',
+    );
   }
   const problems: FieldProblem[] = Object.keys(body)
     .filter((field) => !(ALLOWED_FIELDS as readonly string[]).includes(field))
@@ -97,9 +123,16 @@ export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new 
   const input = new NewPetRules();
   const fields = body as Record<string, unknown>;
   for (const field of ALLOWED_FIELDS) {
-    if (Object.hasOwn(fields, field)) input[field] = fields[field];
+    if (!Object.hasOwn(fields, field)) continue;
+    if (kind === 'patch' && fields[field] === null) {
+      problems.push({ field, message: `${field} must not be null: every field of an animal is required, so none can be removed` });
+    } else {
+      input[field] = fields[field];
+    }
   }
   for (const error of validateSync(input, { stopAtFirstError: true })) {
+    // A patch leaves out what it does not change.
+    if (kind === 'patch' && input[error.property as (typeof ALLOWED_FIELDS)[number]] === undefined) continue;
     problems.push({ field: error.property, message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid` });
   }
   for (const [field, literal] of numberLiterals) {
@@ -108,9 +141,7 @@ export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new 
     }
   }
   if (problems.length > 0) throw new ValidationError(problems);
-
-  const status = input.status as PetStatus | undefined;
-  return { name: input.name as string, categoryId: input.categoryId as number, ...(status !== undefined && { status }) };
+  return input;
 }
 
 /** What a repository stores for a checked NewPet: the default status applied. */

@@ -18,16 +18,20 @@ export interface PetPage {
 /**
  * Where pets live. Ids are assigned here, ascending, and never reused. Implementations throw
  * ServiceUnavailableError when their storage cannot answer, never a driver error.
+ *
+ * Every read sees every change that has resolved: a `findById` or `list` that starts after a `create` or `update`
+ * resolved (in this process or in any other sharing the storage) answers with that change, never an older state.
+ * So a page is as true as the storage when it is read, whatever instance reads it, and an entity tag made of the
+ * ids and versions it holds changes with any change to it. Keyset positions (`after`) stay valid across changes.
  */
 export interface PetRepository {
-  /**
-   * True when ids become visible in ascending order: no pet can later become visible with an id below one already
-   * visible. Pets are never changed or deleted, so together this means a page that has a successor (`next`) never
-   * changes; a cache of such pages is only correct when this is true. False when a lower id can commit after a
-   * higher one (a PostgreSQL sequence, several writers).
-   */
-  readonly pagesWithSuccessorNeverChange: boolean;
   create(draft: PetDraft): Promise<Pet>;
   findById(id: number): Promise<Pet | null>;
   list(request: PetListRequest): Promise<PetPage>;
+  /**
+   * Gives the pet `id` the fields of `next` and the version after `expectedVersion`, atomically, and only if its
+   * version is still `expectedVersion`; null when it is not (a concurrent change came first) or there is no such
+   * pet. Of concurrent updates from one version, exactly one succeeds.
+   */
+  update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null>;
 }

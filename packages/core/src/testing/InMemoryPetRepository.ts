@@ -1,14 +1,13 @@
 import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { PetListRequest, PetPage, PetRepository } from '../ports/PetRepository.js';
 
+/** Every change is made and visible in one synchronous step: a read that starts after it always sees it. */
 export class InMemoryPetRepository implements PetRepository {
-  /** Ids are assigned and made visible in the same synchronous step. */
-  readonly pagesWithSuccessorNeverChange = true;
   private readonly pets: Pet[] = [];
   private lastId = 0;
 
   create(draft: PetDraft): Promise<Pet> {
-    const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status };
+    const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status, version: 1 };
     this.pets.push(pet);
     return Promise.resolve({ ...pet });
   }
@@ -22,6 +21,14 @@ export class InMemoryPetRepository implements PetRepository {
     const matching = this.pets.filter((p) => p.id > after && (status === undefined || p.status === status)).slice(0, limit + 1);
     const pets = matching.slice(0, limit).map((p) => ({ ...p }));
     return Promise.resolve(matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets });
+  }
+
+  update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null> {
+    const index = this.pets.findIndex((p) => p.id === id && p.version === expectedVersion);
+    if (index === -1) return Promise.resolve(null);
+    const pet: Pet = { id, name: next.name, categoryId: next.categoryId, status: next.status, version: expectedVersion + 1 };
+    this.pets[index] = pet;
+    return Promise.resolve({ ...pet });
   }
 
   /** How many pets are stored, for tests that check a rejected request stored nothing. */

@@ -14,7 +14,7 @@ describe('CreatePet', () => {
 
   it('stores the pet and returns it with its new id and default status', async () => {
     const pet = await createPet.execute({ name: 'Rex', categoryId: 3 });
-    expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'available' });
+    expect(pet).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'available', version: 1 });
     expect(await pets.findById(1)).toEqual(pet);
   });
 

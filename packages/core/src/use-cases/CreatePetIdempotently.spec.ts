@@ -4,7 +4,8 @@ import type { PetRepository } from '../ports/PetRepository.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
-import { CreatePetIdempotently, DEFAULT_IDEMPOTENCY } from './CreatePetIdempotently.js';
+import { CreatePetIdempotently } from './CreatePetIdempotently.js';
+import { DEFAULT_IDEMPOTENCY } from './IdempotentWrites.js';
 
 describe('CreatePetIdempotently', () => {
   let pets: InMemoryPetRepository;
@@ -22,7 +23,7 @@ describe('CreatePetIdempotently', () => {
 
   it('creates once and replays the stored pet for a retry with the same key and body', async () => {
     const first = await create.execute({ newPet, scope: 'key_a', idempotencyKey: 'order-1' });
-    expect(first).toEqual({ pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available' }, replayed: false });
+    expect(first).toEqual({ pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available', version: 1 }, replayed: false });
     const retry = await create.execute({ newPet: { categoryId: 1, name: 'Rex' }, scope: 'key_a', idempotencyKey: 'order-1' });
     expect(retry).toEqual({ pet: first.pet, replayed: true });
     expect(pets.count()).toBe(1);
@@ -61,10 +62,10 @@ describe('CreatePetIdempotently', () => {
     let fail = true;
     const flaky: PetRepository = {
       ...pets,
-      pagesWithSuccessorNeverChange: true,
       create: (draft: PetDraft) => (fail ? Promise.reject(new Error('down')) : pets.create(draft)),
       findById: (id) => pets.findById(id),
       list: (r) => pets.list(r),
+      update: (id, version, next) => pets.update(id, version, next),
     };
     create = new CreatePetIdempotently(flaky, store, clock);
     await expect(create.execute({ newPet, scope: 'key_a', idempotencyKey: 'k' })).rejects.toThrow('down');
@@ -75,7 +76,7 @@ describe('CreatePetIdempotently', () => {
   it('answers with the created pet when recording it under the key fails: the pet exists, so an error would lie', async () => {
     store.complete = () => Promise.reject(new Error('store down after the insert'));
     const result = await create.execute({ newPet, scope: 'key_a', idempotencyKey: 'k' });
-    expect(result).toEqual({ pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available' }, replayed: false });
+    expect(result).toEqual({ pet: { id: 1, name: 'Rex', categoryId: 1, status: 'available', version: 1 }, replayed: false });
     expect(pets.count()).toBe(1);
   });
 
@@ -91,10 +92,10 @@ describe('CreatePetIdempotently', () => {
     let creating: () => void = () => undefined;
     const firstIsCreating = new Promise<void>((resolve) => (creating = resolve));
     const slow: PetRepository = {
-      pagesWithSuccessorNeverChange: true,
       create: () => (creating(), new Promise<Pet>((resolve) => (finish = resolve))),
       findById: () => Promise.resolve(null),
       list: () => Promise.resolve({ pets: [] }),
+      update: () => Promise.resolve(null),
     };
     create = new CreatePetIdempotently(slow, store, clock, { ...DEFAULT_IDEMPOTENCY, waitForInFlightMs: 30 });
     const first = create.execute({ newPet, scope: 'key_a', idempotencyKey: 'slow' });
@@ -102,7 +103,7 @@ describe('CreatePetIdempotently', () => {
     const waitFrom = clock.now().getTime();
     await expect(create.execute({ newPet, scope: 'key_a', idempotencyKey: 'slow' })).rejects.toMatchObject({ code: 'idempotency_in_progress' });
     expect(clock.now().getTime() - waitFrom).toBe(30);
-    finish({ id: 1, name: 'Rex', categoryId: 1, status: 'available' });
+    finish({ id: 1, name: 'Rex', categoryId: 1, status: 'available', version: 1 });
     expect((await first).replayed).toBe(false);
   });
 

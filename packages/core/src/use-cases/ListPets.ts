@@ -20,12 +20,7 @@ export interface PetListing {
 
 /** One page of animals, optionally of one status; throws ValidationError for an invalid limit, status or cursor. */
 export class ListPets {
-  /** Whether a page that has a successor can never change (the repository's promise): such pages may be kept. */
-  readonly pagesWithSuccessorNeverChange: boolean;
-
-  constructor(private readonly pets: PetRepository) {
-    this.pagesWithSuccessorNeverChange = pets.pagesWithSuccessorNeverChange;
-  }
+  constructor(private readonly pets: PetRepository) {}
 
   async execute(request: ListPetsRequest = {}): Promise<PetListing> {
     const query = checkListPetsRequest(request);

@@ -2,6 +2,7 @@ import { DomainError } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import { ERROR_STATUS, type ErrorBody } from '../errorStatus.js';
 import { HttpError } from '../HttpError.js';
+import { petEntityTag } from '../entityTags.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 import { setRateLimitHeaders } from '../rateLimitHeaders.js';
 import { setRequestIdAndCommonHeaders } from './requestId.js';
@@ -67,7 +68,11 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
     case 'service_unavailable':
       ctx.set('Retry-After', String(error.retryAfter));
       break;
+    case 'precondition_failed':
+      ctx.set('ETag', petEntityTag(error.current));
+      break;
     case 'not_found':
+    case 'invalid_transition':
     case 'idempotency_key_reused':
     case 'idempotency_in_progress':
       break;

@@ -57,7 +57,8 @@ export const HEADERS = {
   },
   ETag: {
     required: true,
-    description: 'Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.',
+    description:
+      'Strong entity tag of this representation, the same on every instance; it changes with every change to what it shows. Send it back in `If-None-Match` (reads) or `If-Match` (changes); on a 412, the animal\'s current tag.',
     schema: { type: 'string' },
     example: '"k3v9XxYc2dGq1eWf0aZbQw"',
   },
@@ -95,8 +96,9 @@ export const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   404: 'No such path (a mistyped URL), or no such resource: `not_found`.',
   405: 'The path exists, but does not answer this method: `Allow` lists those it answers.',
   408: 'The request did not arrive in time (the connection is closed).',
-  409: 'A request with this Idempotency-Key is still in flight.',
+  409: 'The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`).',
   410: 'The operation has been removed (after its sunset).',
+  412: 'The animal has changed since the `If-Match` tag (`precondition_failed`): `ETag` is its current tag.',
   413: `The body exceeds ${MAX_BODY_BYTES} bytes (after decompression).`,
   415: 'The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding.',
   417: 'An `Expect` other than `100-continue`.',

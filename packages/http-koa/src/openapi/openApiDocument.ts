@@ -35,6 +35,7 @@ const ERROR_HEADERS: Readonly<Record<number, readonly HeaderName[]>> = {
   401: ['WWW-Authenticate'],
   403: ['WWW-Authenticate'],
   405: ['Allow'],
+  412: ['ETag'],
   429: ['Retry-After'],
   503: ['Retry-After'],
 };
@@ -134,7 +135,7 @@ function routingResponses(routing: RoutingAdmission, descriptions: Descriptions)
 }
 
 function operationObject(operation: Operation, descriptions: Descriptions): Json {
-  const { deprecated } = operation;
+  const { deprecated, requestBody: body } = operation;
   const responses = Object.fromEntries(operation.responses.map((response) => [String(response.status), successResponse(operation, response)]));
   return {
     operationId: operation.operationId,
@@ -145,11 +146,13 @@ function operationObject(operation: Operation, descriptions: Descriptions): Json
     ...(operation.admission === 'none' && { security: [] }),
     ...(operation.scope && { 'x-required-scope': operation.scope }),
     ...(operation.parameters && { parameters: operation.parameters }),
-    ...(operation.requestBody && {
+    ...(body && {
       requestBody: {
         required: true,
-        description: operation.requestBody.description,
-        content: { 'application/json': { schema: operation.requestBody.schema, example: operation.requestBody.example } },
+        description: body.description,
+        content: Object.fromEntries(
+          (body.mediaTypes ?? ['application/json']).map((type) => [type, { schema: body.schema, example: body.example }]),
+        ),
       },
     }),
     responses: { ...responses, ...errorResponses(operation, descriptions) },

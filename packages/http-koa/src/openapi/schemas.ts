@@ -54,6 +54,22 @@ export const NewPetSchema = {
   example: { name: 'Rex', categoryId: 2 },
 } as const satisfies JsonSchema;
 
+export const PetPatchSchema = {
+  type: 'object',
+  description:
+    'A change to an animal, as a JSON Merge Patch (RFC 7396): the fields given change, the others stay. Every field follows the rules of a new animal; `null` is refused (no field can be removed), and so is `id`.',
+  additionalProperties: false,
+  properties: {
+    name: NewPetSchema.properties.name,
+    categoryId: NewPetSchema.properties.categoryId,
+    status: {
+      ...PetStatusSchema,
+      description: 'The new status: `available` -> `pending` or `sold`; `pending` -> `available` or `sold`; `sold` is final.',
+    },
+  },
+  example: { status: 'pending' },
+} as const satisfies JsonSchema;
+
 export const PetsSchema = {
   type: 'array',
   description: 'One page of animals, ascending by id.',
@@ -126,6 +142,7 @@ export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   PetStatus: PetStatusSchema,
   Pet: PetSchema,
   NewPet: NewPetSchema,
+  PetPatch: PetPatchSchema,
   Pets: PetsSchema,
   RateLimitUsage: RateLimitUsageSchema,
   Error: ErrorSchema,

@@ -74,7 +74,14 @@ interface OperationDescription<A extends Admission> {
   description: string;
   parameters?: readonly Parameter[];
   /** A JSON request body of this schema (read, size-limited and checked before the operation runs); optional: may be empty. */
-  requestBody?: { schema: JsonSchema; description: string; example: unknown; optional?: true };
+  requestBody?: {
+    schema: JsonSchema;
+    description: string;
+    example: unknown;
+    optional?: true;
+    /** The media types documented for it (default `application/json`); any JSON type (`+json`) is read. */
+    mediaTypes?: readonly string[];
+  };
   /** What the operation answers on success; the first is the usual one. */
   responses: readonly SuccessResponse[];
   /** The error codes the operation itself raises; those of admission, bodies and the edge are added. */

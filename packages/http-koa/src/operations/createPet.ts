@@ -2,7 +2,9 @@ import { parseNewPet, type Pet, type PetStore } from '@petstore/core';
 import { NewPetSchema, PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
+import { IDEMPOTENCY_KEY } from './petParameters.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
+import { petEntityTag } from '../entityTags.js';
 
 /** `POST /pets`: adds an animal; safe to retry with an `Idempotency-Key`. */
 export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation {
@@ -19,19 +21,10 @@ export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation
       'Adds an animal; the service assigns its id and answers with it, and with its URL in `Location`. With an ' +
       '`Idempotency-Key`, a retry of the same request (same key, same body) gets the first answer again instead of ' +
       'adding the animal twice.',
-    parameters: [
-      {
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        description: 'Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer.',
-        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
-        example: 'order-7f3a2c',
-      },
-    ],
+    parameters: [IDEMPOTENCY_KEY],
     requestBody: { schema: NewPetSchema, description: 'The animal to add.', example: NewPetSchema.example },
     responses: [
-      { status: 201, description: 'The animal, with its service-assigned id.', headers: ['Location', 'Idempotent-Replayed'], body: PetSchema },
+      { status: 201, description: 'The animal, with its service-assigned id.', headers: ['Location', 'ETag', 'Idempotent-Replayed'], body: PetSchema },
     ],
     errors: ['validation_error', 'idempotency_in_progress', 'idempotency_key_reused'],
     input: ({ body, numberLiterals, header }) => ({ newPet: parseNewPet(body, numberLiterals), idempotencyKey: header('idempotency-key') }),
@@ -46,6 +39,7 @@ export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation
       }
       ctx.status = 201;
       ctx.set('Location', `${publicBaseUrl}/pets/${pet.id}`);
+      ctx.set('ETag', petEntityTag(pet));
       ctx.set('Content-Type', JSON_CONTENT_TYPE);
       ctx.body = serializePet(pet);
     },

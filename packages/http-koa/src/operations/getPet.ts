@@ -1,9 +1,11 @@
 import type { Pet, PetStore } from '@petstore/core';
 import { sendWithEntityTag } from '../conditionalRequests.js';
+import { petEntityTag } from '../entityTags.js';
 import { PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { IF_NONE_MATCH } from './conditionalParameters.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
+import { PET_ID } from './petParameters.js';
 
 /** When `GET /pets/{petId}` was deprecated (sent as `Deprecation: @<unix seconds>`). */
 export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
@@ -33,14 +35,7 @@ export function getPet(store: PetStore): PetsOperation {
       `Deprecated. Sunset: ${GET_PET_SUNSET.toUTCString()} (${sunset}); from then on it answers 410 \`gone\`. Use ` +
       '`GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor.',
     parameters: [
-      {
-        name: 'petId',
-        in: 'path',
-        required: true,
-        description: 'The id of the animal (decimal digits).',
-        schema: { type: 'integer', format: 'int64', minimum: 1 },
-        example: 1,
-      },
+      PET_ID,
       IF_NONE_MATCH,
     ],
     responses: [
@@ -50,7 +45,8 @@ export function getPet(store: PetStore): PetsOperation {
     errors: ['validation_error', 'not_found', 'gone'],
     input: ({ params }) => params['petId']!,
     async handle(ctx, petId) {
-      sendWithEntityTag(ctx, serializePet(await store.getPet.execute(petId)));
+      const pet = await store.getPet.execute(petId);
+      sendWithEntityTag(ctx, serializePet(pet), petEntityTag(pet));
     },
   });
 }

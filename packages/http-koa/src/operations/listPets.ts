@@ -1,14 +1,14 @@
 import { encodePetCursor, LIST_LIMIT, PET_STATUSES, readListPetsQuery, type Pet, type PetStore } from '@petstore/core';
 import { sendWithEntityTag } from '../conditionalRequests.js';
-import { ListingPages, type FullPageCacheOptions } from '../listing/ListingPages.js';
+import { ListingPages } from '../listing/ListingPages.js';
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { IF_NONE_MATCH } from './conditionalParameters.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
 
 /** `GET /pets`: one page of animals, ascending by id, optionally of one status. */
-export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: FullPageCacheOptions | undefined): PetsOperation {
-  const pages = new ListingPages(store.listPets, serializerFor<Pet[]>(PetsSchema), `${publicBaseUrl}/pets`, fullPageCache);
+export function listPets(store: PetStore, publicBaseUrl: string): PetsOperation {
+  const pages = new ListingPages(store.listPets, serializerFor<Pet[]>(PetsSchema), `${publicBaseUrl}/pets`);
   return defineOperation({
     operationId: 'listPets',
     method: 'GET',
@@ -20,7 +20,9 @@ export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: 
     description:
       'One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it ' +
       '(`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query ' +
-      'parameters are refused (400), so a typo never returns an unfiltered list.',
+      'parameters are refused (400), so a typo never returns an unfiltered list. A page always shows the animals as they are ' +
+      'when it is read, on every instance; its `ETag` changes whenever any animal on it changes, so `If-None-Match` ' +
+      'answers 304 only while the page is unchanged. A cursor stays valid across changes: it continues after an id.',
     parameters: [
       {
         name: 'limit',
@@ -56,8 +58,7 @@ export function listPets(store: PetStore, publicBaseUrl: string, fullPageCache: 
     errors: ['validation_error'],
     input: ({ query }) => readListPetsQuery(query),
     async handle(ctx, request) {
-      const rendered = pages.page(request);
-      const page = rendered instanceof Promise ? await rendered : rendered;
+      const page = await pages.page(request);
       if (page.link !== '') ctx.set('Link', page.link);
       sendWithEntityTag(ctx, page.body, page.etag);
     },

@@ -51,7 +51,7 @@ export interface TestApi {
 
 export interface TestApiOptions extends Pick<
   HttpAppOptions,
-  'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness' | 'apiReference' | 'fullPageCache'
+  'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness' | 'apiReference'
 > {
   ban?: BanRule;
   failedAuthPerMinute?: number;

@@ -8,7 +8,7 @@ export type IdempotencyStoreHarness = { store: IdempotencyStore } & Closable;
 
 const T0 = Date.UTC(2026, 5, 1, 12);
 const DAY = 86_400_000;
-const rex: Pet = { id: 7, name: 'Rex "🐶"', categoryId: 9007199254740991, status: 'pending' };
+const rex: Pet = { id: 7, name: 'Rex "🐶"', categoryId: 9007199254740991, status: 'pending', version: 3 };
 
 /** Runs the behaviour every IdempotencyStore must have; each test uses keys of its own. */
 export function describeIdempotencyStoreContract(name: string, open: () => Promise<IdempotencyStoreHarness>): void {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { MAX_ID, type Pet } from '../../pet/Pet.js';
-import type { PetListRequest, PetPage, PetRepository } from '../../ports/PetRepository.js';
+import type { PetRepository } from '../../ports/PetRepository.js';
 import { openHarness, type Closable } from './harness.js';
 import { aPetDraft } from '../builders.js';
 
@@ -15,6 +15,17 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       repository = harness().repository;
     });
 
+    async function readAll(from: PetRepository, status?: Pet['status']): Promise<Pet[]> {
+      let all: Pet[] = [];
+      let after: number | undefined;
+      do {
+        const page = await from.list({ limit: 5, ...(status !== undefined && { status }), ...(after !== undefined && { after }) });
+        all = all.concat(page.pets);
+        after = page.next;
+      } while (after !== undefined);
+      return all;
+    }
+
     async function createMany(count: number, status: (i: number) => Pet['status'] = () => 'available'): Promise<Pet[]> {
       const pets: Pet[] = [];
       for (let i = 0; i < count; i++) pets.push(await repository.create(aPetDraft({ name: `pet ${i}`, status: status(i) })));
@@ -23,7 +34,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
     it('creates a pet with a service-assigned id and finds it again', async () => {
       const created = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }));
-      expect(created).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 7, status: 'pending' });
+      expect(created).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 7, status: 'pending', version: 1 });
       expect(Number.isSafeInteger(created.id) && created.id >= 1).toBe(true);
       expect(await repository.findById(created.id)).toEqual(created);
     });
@@ -67,7 +78,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       for (const name of names) {
         const created = await repository.create(aPetDraft({ name, categoryId: MAX_ID }));
         expect(created.name).toBe(name);
-        expect(await repository.findById(created.id)).toEqual({ id: created.id, name, categoryId: MAX_ID, status: 'available' });
+        expect(await repository.findById(created.id)).toEqual({ id: created.id, name, categoryId: MAX_ID, status: 'available', version: 1 });
       }
     });
 
@@ -84,38 +95,56 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       expect(all.map((p) => p.id).sort((a, b) => a - b)).toEqual(created.map((p) => p.id).sort((a, b) => a - b));
     });
 
-    it('keeps what it declares in pagesWithSuccessorNeverChange: while creates run, a page with `next` never changes', async () => {
-      expect(typeof repository.pagesWithSuccessorNeverChange).toBe('boolean');
-      // A repository that makes no promise has nothing more to check.
-      if (!repository.pagesWithSuccessorNeverChange) return;
-      await createMany(12, (i) => (i % 2 ? 'sold' : 'available'));
-      const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 0));
-      const requests: PetListRequest[] = [{ limit: 3 }, { limit: 2, status: 'sold' }];
-      const firstSeen = new Map<string, { request: PetListRequest; page: PetPage }>();
-      // 100 creates, started in waves of 10 between passes over the pages, which go on until every create is done:
-      // reads and writes interleave however the adapter schedules them.
-      const creates: Promise<Pet>[] = [];
-      let settled = false;
-      do {
-        for (let i = 0; i < 10 && creates.length < 100; i++) {
-          creates.push(repository.create(aPetDraft({ name: `racing ${creates.length}`, status: i % 2 ? 'sold' : 'available' })));
-          if (creates.length === 100) void Promise.allSettled(creates).then(() => (settled = true));
-        }
-        for (const first of requests) {
-          let request: PetListRequest | undefined = first;
-          while (request) {
-            const page = await repository.list(request);
-            const key = JSON.stringify(request);
-            if (page.next !== undefined && !firstSeen.has(key)) firstSeen.set(key, { request, page });
-            request = page.next === undefined ? undefined : { ...request, after: page.next };
-          }
-        }
-        await nextTurn();
-      } while (!settled);
-      await Promise.all(creates);
-      expect(firstSeen.size).toBeGreaterThan(4);
-      for (const { request, page } of firstSeen.values()) expect({ request, page: await repository.list(request) }).toEqual({ request, page });
-      // Hundreds of reads between waves of creates: more than a unit test's 5 s on a loaded machine.
+    it('updates a pet from its current version: the fields given, the version one more, seen by every read', async () => {
+      const [rex, other] = await createMany(2);
+      const updated = await repository.update(rex!.id, 1, { name: 'Rex II', categoryId: 9, status: 'pending' });
+      expect(updated).toEqual({ id: rex!.id, name: 'Rex II', categoryId: 9, status: 'pending', version: 2 });
+      expect(await repository.findById(rex!.id)).toEqual(updated);
+      expect(await repository.list({ limit: 10 })).toEqual({ pets: [updated, other] });
+      expect(await repository.list({ limit: 10, status: 'pending' })).toEqual({ pets: [updated] });
+      expect(await repository.list({ limit: 10, status: 'available' })).toEqual({ pets: [other] });
+      expect(await repository.update(rex!.id, 2, { name: 'Rex II', categoryId: 9, status: 'sold' })).toMatchObject({ status: 'sold', version: 3 });
+    });
+
+    it('refuses an update from a version that is no longer current, or of a pet that does not exist, changing nothing', async () => {
+      const [rex] = await createMany(1);
+      await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'first' });
+      expect(await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'stale' })).toBeNull();
+      expect(await repository.update(rex!.id + 1000, 1, aPetDraft())).toBeNull();
+      expect(await repository.findById(rex!.id)).toMatchObject({ name: 'first', version: 2 });
+    });
+
+    it('lets exactly one of concurrent updates from the same version succeed', async () => {
+      const [rex] = await createMany(1);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => repository.update(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' })),
+      );
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await repository.findById(rex!.id)).toEqual(winners[0]);
+    });
+
+    it('shows every resolved change to a read that starts after it, and keeps keyset positions valid across changes', async () => {
+      const pets = await createMany(12, (i) => (i % 2 ? 'pending' : 'available'));
+      const firstPage = await repository.list({ limit: 3, status: 'pending' });
+      let current = new Map(pets.map((p) => [p.id, p]));
+      for (let round = 0; round < 30; round++) {
+        const pet = pets[(round * 5) % pets.length]!;
+        const before = current.get(pet.id)!;
+        const status = before.status === 'available' ? 'pending' : 'available';
+        const changed = await repository.update(pet.id, before.version, { name: before.name, categoryId: before.categoryId, status });
+        expect(changed).not.toBeNull();
+        current = new Map(current).set(pet.id, changed!);
+        // Reads started after the update resolved: the pet as changed, in the listing of its new status only.
+        expect(await repository.findById(pet.id)).toEqual(changed);
+        const byStatus = await readAll(repository, status);
+        expect(byStatus.find((p) => p.id === pet.id)).toEqual(changed);
+        expect((await readAll(repository, before.status)).some((p) => p.id === pet.id)).toBe(false);
+        expect(await readAll(repository)).toEqual([...current.values()].sort((a, b) => a.id - b.id));
+      }
+      // A position taken before the changes still continues after the same id.
+      const after = await repository.list({ limit: 3, status: 'pending', after: firstPage.next! });
+      expect(after.pets.every((p) => p.id > firstPage.next! && p.status === 'pending')).toBe(true);
     }, 60_000);
   });
 }

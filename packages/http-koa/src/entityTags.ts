@@ -1,0 +1,47 @@
+import { hash } from 'node:crypto';
+import type { Pet } from '@petstore/core';
+
+// Entity tags named from what a representation is made of, the same on every instance: a pet is its id at a
+// version, and a page the ids and versions of the pets it holds with its filter, limit and whether a next page
+// follows (which, with the public base, determine its `Link`). Any change to a pet gives it a new version, so any
+// change to what a page or a pet shows gives it a new tag, without hashing bodies or keeping anything.
+
+/** The JSON shape of a pet: change it when the serialised body changes, so that old tags stop matching. */
+const REPRESENTATION = 'p1';
+
+/** The strong tag of one pet's representation: `"p1.<id>.<version>"` (base 36). */
+export function petEntityTag(pet: Pick<Pet, 'id' | 'version'>): string {
+  return `"${REPRESENTATION}.${pet.id.toString(36)}.${pet.version.toString(36)}"`;
+}
+
+/**
+ * The strong tag of a listing page. `scope` tells apart the pages of servers whose `Link` differs (another public
+ * base URL) and the page's filter and limit; the pets are summed up in 128 bits of SHA-256.
+ */
+export function pageEntityTag(scope: string, pets: readonly Pick<Pet, 'id' | 'version'>[], hasNext: boolean): string {
+  let content = hasNext ? 'n' : 'l';
+  for (const pet of pets) content += `,${pet.id.toString(36)}.${pet.version.toString(36)}`;
+  return `"${REPRESENTATION}.${hash('sha256', `${scope}\n${content}`, 'base64url').slice(0, 22)}"`;
+}
+
+// entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE (RFC 9110, section 8.8.3)
+const ENTITY_TAG = /^\s*(W\/)?("[\x21\x23-\x7E\x80-\xFF]*")\s*(?:,|$)/;
+const PET_TAG = /^"p1\.([0-9a-z]{1,11})\.([0-9a-z]{1,7})"$/;
+
+/**
+ * An `If-Match` header as the versions of pet `petId` it names (RFC 9110: strong comparison, so weak tags and
+ * tags of other pets name none), or `*` for any. A malformed list names nothing, so it never matches.
+ */
+export function versionsInIfMatch(header: string, petId: number): '*' | number[] {
+  if (header.trim() === '*') return '*';
+  const versions: number[] = [];
+  let rest = header;
+  while (rest.trim() !== '') {
+    const match = ENTITY_TAG.exec(rest);
+    if (!match) return [];
+    const pet = match[1] === undefined ? PET_TAG.exec(match[2]!) : null;
+    if (pet && parseInt(pet[1]!, 36) === petId) versions.push(parseInt(pet[2]!, 36));
+    rest = rest.slice(match[0].length);
+  }
+  return versions;
+}
