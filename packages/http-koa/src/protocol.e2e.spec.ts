@@ -47,7 +47,7 @@ describe('HTTP protocol behaviour', () => {
       const pets = await api.request('OPTIONS', '/v1/pets');
       expect(pets.status).toBe(204);
       expect(pets.headers['allow']).toBe('GET, HEAD, POST, OPTIONS');
-      expect((await api.request('OPTIONS', '/v1/pets/1')).headers['allow']).toBe('GET, HEAD, OPTIONS');
+      expect((await api.request('OPTIONS', '/v1/pets/1')).headers['allow']).toBe('GET, HEAD, PATCH, OPTIONS');
       expect(pets.headers['x-ratelimit-limit']).toBeUndefined();
     });
 
@@ -72,7 +72,7 @@ describe('HTTP protocol behaviour', () => {
     it('answers 405 for POST on an animal', async () => {
       const response = await api.authed(key, 'POST', '/v1/pets/1', { body: { name: 'Rex', categoryId: 1 } });
       expect(response.status).toBe(405);
-      expect(response.headers['allow']).toBe('GET, HEAD, OPTIONS');
+      expect(response.headers['allow']).toBe('GET, HEAD, PATCH, OPTIONS');
     });
 
     it.each(['/v1/pets/', '/V1/PETS', '/v1/Pets', '/v1/pet%73', '/v1//pets', '/v1/pets/1/', '/v1', '/v1/', '/v1/orders', '/v2/pets', '/', '/pets'])(
@@ -99,7 +99,7 @@ describe('HTTP protocol behaviour', () => {
       expect(response.headers).toMatchObject({
         'access-control-allow-origin': 'https://shelter.example',
         'access-control-allow-methods': 'GET,HEAD,POST,OPTIONS',
-        'access-control-allow-headers': 'Authorization,Content-Type,X-Request-Id,Idempotency-Key,If-None-Match',
+        'access-control-allow-headers': 'Authorization,Content-Type,X-Request-Id,Idempotency-Key,If-None-Match,If-Match',
         // As on every OPTIONS of a known path (the document requires it).
         allow: 'GET, HEAD, POST, OPTIONS',
       });
@@ -110,7 +110,7 @@ describe('HTTP protocol behaviour', () => {
         headers: { Origin: 'https://shelter.example', 'Access-Control-Request-Method': 'GET' },
       });
       expect(response.status).toBe(204);
-      expect(response.headers).toMatchObject({ 'access-control-allow-methods': 'GET,HEAD,OPTIONS', allow: 'GET, HEAD, OPTIONS' });
+      expect(response.headers).toMatchObject({ 'access-control-allow-methods': 'GET,HEAD,PATCH,OPTIONS', allow: 'GET, HEAD, PATCH, OPTIONS' });
     });
 
     it('exposes the rate-limit, paging, deprecation and ETag headers to an allowed origin', async () => {
