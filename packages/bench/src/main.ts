@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startPgBouncer, startPostgres, startRedis, startRedisCluster, type RunningPostgres } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { randomPages, type RandomPage } from './randomPages.js';
+import { transitions } from './transitions.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 import { soak } from './soak/soak.js';
@@ -25,8 +26,13 @@ const ROUNDS = QUICK ? 1 : 3;
 interface Request {
   method?: string;
   path: string;
-  /** When present, requests take these paths in turn instead of `path`, in the same order on every run. */
+  /**
+   * When present, requests take these paths in turn instead of `path`, in the same order on every run; requests
+   * given the same array share one turn.
+   */
   paths?: readonly string[];
+  /** With `paths`: the body sent with each path. */
+  bodies?: readonly string[];
   body?: string;
   headers?: Record<string, string>;
 }
@@ -41,20 +47,30 @@ interface Measurement {
 }
 
 function drive(port: number, requests: Request[], headers: Record<string, string>, duration: number) {
+  const turns = new Map<readonly string[], number>();
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration,
     headers,
     requests: requests.map((r) => {
-      const paths = r.paths;
-      let next = 0;
+      const { paths, bodies } = r;
+      const turn = () => {
+        const next = turns.get(paths!) ?? 0;
+        turns.set(paths!, next + 1);
+        return next % paths!.length;
+      };
       return {
         method: (r.method ?? 'GET') as 'GET',
         path: r.path,
         ...(r.body && { body: r.body }),
         ...(r.headers && { headers: r.headers }),
-        ...(paths && { setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }),
+        ...(paths && {
+          setupRequest: (request: object) => {
+            const i = turn();
+            return { ...request, path: paths[i], ...(bodies && { body: bodies[i] }) };
+          },
+        }),
       };
     }),
   });
@@ -208,6 +224,21 @@ let pages: RandomPage[] = [];
 /** One request that takes these paths in turn (the same sequence for every server). */
 const cycling = (paths: string[]): Request[] => [{ path: paths[0] ?? '/v1/pets', paths }];
 
+/** The scenarios that mix 2 % of status changes into the random pages, the product's and the peers'. */
+const WITH_TRANSITIONS = [
+  'random pages + 2% transitions (10k pets)',
+  'peer: hand-written Koa random pages + 2% transitions',
+  'peer: hand-written Fastify random pages + 2% transitions',
+  'random pages + 2% transitions (10k pets, PostgreSQL + Redis)',
+  'peer: hand-written Koa + pg + ioredis random pages + 2% transitions',
+];
+const changes = transitions(10_000);
+/** 49 page reads (taking the pages in turn), then one status change (`PATCH`, JSON): 2 % of the requests. */
+const withTransitions = (paths: string[]): Request[] => [
+  ...Array.from({ length: 49 }, () => ({ path: paths[0] ?? '/v1/pets', paths })),
+  { method: 'PATCH', path: changes.paths[0]!, paths: changes.paths, bodies: changes.bodies, headers: { 'Content-Type': 'application/json' } },
+];
+
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
 
@@ -215,6 +246,7 @@ const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(na
 const PEER_SCENARIOS = ['Koa', 'Fastify'].flatMap((framework) => [
   `peer: hand-written ${framework} list`,
   `peer: hand-written ${framework} random pages`,
+  `peer: hand-written ${framework} random pages + 2% transitions`,
 ]);
 
 /** The hand-written SQLite peers that a scenario asked for, each on its own copy of the 10,000 pets. */
@@ -224,7 +256,14 @@ async function startPeers(): Promise<{ framework: string; server: Started; key: 
     ['Koa', 'peer.js'],
     ['Fastify', 'peerFastify.js'],
   ] as const) {
-    if (!wanted(`peer: hand-written ${framework} list`, `peer: hand-written ${framework} random pages`)) continue;
+    if (
+      !wanted(
+        `peer: hand-written ${framework} list`,
+        `peer: hand-written ${framework} random pages`,
+        `peer: hand-written ${framework} random pages + 2% transitions`,
+      )
+    )
+      continue;
     const path = join(work, `peer-${framework}.db`);
     await seedSqlite(path, 10_000);
     const key = await benchKey(`sqlite:${path}`);
@@ -296,6 +335,7 @@ try {
       'mix 90% list / 10% create',
       'list (admit-all limiter)',
       ...RANDOM_PAGES,
+      ...WITH_TRANSITIONS,
       ...PEER_SCENARIOS,
     )
   ) {
@@ -311,10 +351,19 @@ try {
     );
     await admitAll?.server.stop();
     // The same pages serve every random-pages scenario: the PostgreSQL database is seeded with the same pets.
-    if (wanted(...RANDOM_PAGES)) pages = await randomPages(server.port, key);
+    if (wanted(...RANDOM_PAGES, ...WITH_TRANSITIONS)) pages = await randomPages(server.port, key);
     await scenarios(
       { name: 'random pages (10k pets)', server, key, requests: cycling(pages.map((p) => p.product)) },
       ...peers.map((peer) => ({ name: `peer: hand-written ${peer.framework} random pages`, ...peer, requests: cycling(pages.map((p) => p.peer)) })),
+    );
+    // After the plain random pages: the changes move pets between statuses (every cursor stays valid).
+    await scenarios(
+      { name: 'random pages + 2% transitions (10k pets)', server, key, requests: withTransitions(pages.map((p) => p.product)) },
+      ...peers.map((peer) => ({
+        name: `peer: hand-written ${peer.framework} random pages + 2% transitions`,
+        ...peer,
+        requests: withTransitions(pages.map((p) => p.peer)),
+      })),
     );
     for (const peer of peers) await peer.server.stop();
     const cursor = await deepSoldCursor(server.port, key);
@@ -341,6 +390,7 @@ try {
     await server.stop();
   }
   const postgres = wanted(
+    ...WITH_TRANSITIONS.filter((name) => name.includes('PostgreSQL') || name.includes('pg')),
     'list (10k pets, PostgreSQL)',
     'list (10k pets, PostgreSQL + Redis)',
     'random pages (10k pets, PostgreSQL + Redis)',
@@ -361,13 +411,31 @@ try {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
       const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
-      const peer = wanted('peer: hand-written Koa + pg + ioredis random pages')
+      const peer = wanted('peer: hand-written Koa + pg + ioredis random pages', 'peer: hand-written Koa + pg + ioredis random pages + 2% transitions')
         ? await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN)
         : null;
       await scenarios(
         { name: 'random pages (10k pets, PostgreSQL + Redis)', server: scaled, key, requests: cycling(pages.map((p) => p.product)) },
         ...(peer
           ? [{ name: 'peer: hand-written Koa + pg + ioredis random pages', server: peer, key, requests: cycling(pages.map((p) => p.peer)) }]
+          : []),
+      );
+      await scenarios(
+        {
+          name: 'random pages + 2% transitions (10k pets, PostgreSQL + Redis)',
+          server: scaled,
+          key,
+          requests: withTransitions(pages.map((p) => p.product)),
+        },
+        ...(peer
+          ? [
+              {
+                name: 'peer: hand-written Koa + pg + ioredis random pages + 2% transitions',
+                server: peer,
+                key,
+                requests: withTransitions(pages.map((p) => p.peer)),
+              },
+            ]
           : []),
       );
       await peer?.stop();
@@ -449,10 +517,28 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
     cpuRatio: find(name!)?.cpuRatio ?? null,
     target: target!,
   })),
-  versus('hot list / Koa peer', 'list (10k pets)', 'peer: hand-written Koa list', '> 1.0'),
+  versus('hot list / Koa peer', 'list (10k pets)', 'peer: hand-written Koa list', '>= 1.5'),
   versus('hot list / Fastify peer', 'list (10k pets)', 'peer: hand-written Fastify list', ''),
   versus('random pages / Koa peer', 'random pages (10k pets)', 'peer: hand-written Koa random pages', '>= 1.0'),
   versus('random pages / Fastify peer', 'random pages (10k pets)', 'peer: hand-written Fastify random pages', 'aim >= 1.0'),
+  versus(
+    'random pages + 2% transitions / Koa peer',
+    'random pages + 2% transitions (10k pets)',
+    'peer: hand-written Koa random pages + 2% transitions',
+    '>= 1.0',
+  ),
+  versus(
+    'random pages + 2% transitions / Fastify peer',
+    'random pages + 2% transitions (10k pets)',
+    'peer: hand-written Fastify random pages + 2% transitions',
+    '>= 1.0',
+  ),
+  versus(
+    'PostgreSQL + Redis random pages + 2% transitions / Koa + pg + ioredis peer',
+    'random pages + 2% transitions (10k pets, PostgreSQL + Redis)',
+    'peer: hand-written Koa + pg + ioredis random pages + 2% transitions',
+    '>= 1.0',
+  ),
   versus(
     'PostgreSQL + Redis random pages / Koa + pg + ioredis peer',
     'random pages (10k pets, PostgreSQL + Redis)',

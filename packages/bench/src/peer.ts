@@ -1,23 +1,26 @@
 // The Koa peer: the same listing written by hand on Koa 3 + @koa/router + better-sqlite3, as a
 // team would without the product's layers. Hashed-key auth (SHA-256 of the bearer, looked up by an indexed prepared
 // statement), minute and day limits counted in memory, the same keyset query (one extra row), JSON body, Link and
-// the three X-RateLimit headers. No request id, access log, metrics, ETag, bans or structured RateLimit headers.
+// the three X-RateLimit headers; a status change is one UPDATE. No request id, access log, metrics, ETag, bans,
+// structured RateLimit headers, transition rules or conditional updates.
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import Database from 'better-sqlite3';
-import Koa from 'koa';
-import { countRequest, listingQuery, nextPageLink } from './peerLimits.js';
+import Koa, { type Context } from 'koa';
+import { countRequest, listingQuery, nextPageLink, readBody } from './peerLimits.js';
 
-const db = new Database(process.env['DATABASE_PATH'], { readonly: true });
+const db = new Database(process.env['DATABASE_PATH']);
+db.pragma('journal_mode = WAL');
 const findKey = db.prepare('SELECT "id", "per_minute", "per_day" FROM "api_keys" WHERE "secret_hash" = ? AND "revoked_at_ms" IS NULL');
 const listAll = db.prepare('SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "id" > ? ORDER BY "id" LIMIT ?');
 const listByStatus = db.prepare(
   'SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "status" = ? AND "id" > ? ORDER BY "id" LIMIT ?',
 );
 
-const app = new Koa();
-const router = new Router();
-router.get('/v1/pets', (ctx) => {
+const updateStatus = db.prepare('UPDATE "pets" SET "status" = ? WHERE "id" = ? RETURNING "id", "name", "category_id" AS "categoryId", "status"');
+
+/** Authenticates and counts the request; false when it has been answered (401 or 429). */
+function admitted(ctx: Context): boolean {
   const bearer = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
   const key =
     bearer &&
@@ -25,21 +28,39 @@ router.get('/v1/pets', (ctx) => {
   if (!key) {
     ctx.status = 401;
     ctx.body = { code: 'unauthorized', message: 'Invalid API key.', status: 401 };
-    return;
+    return false;
   }
   const counted = countRequest(key.id, key.per_minute, key.per_day);
   if ('retryAfter' in counted) {
     ctx.status = 429;
     ctx.set('Retry-After', String(counted.retryAfter));
     ctx.body = { code: 'rate_limited', message: 'Too many requests.', status: 429 };
-    return;
+    return false;
   }
   ctx.set(counted);
+  return true;
+}
+
+const app = new Koa();
+const router = new Router();
+router.get('/v1/pets', (ctx) => {
+  if (!admitted(ctx)) return;
   const { limit, after, status } = listingQuery(ctx.query);
   const rows = (status ? listByStatus.all(status, after, limit + 1) : listAll.all(after, limit + 1)) as { id: number }[];
   const pets = rows.slice(0, limit);
   if (rows.length > limit) ctx.set('Link', nextPageLink(status, limit, pets[pets.length - 1]!.id));
   ctx.body = pets;
+});
+router.patch('/v1/pets/:id', async (ctx) => {
+  if (!admitted(ctx)) return;
+  const { status } = JSON.parse(await readBody(ctx)) as { status: string };
+  const pet = updateStatus.get(status, Number(ctx.params['id']));
+  if (!pet) {
+    ctx.status = 404;
+    ctx.body = { code: 'not_found', message: 'No such pet.', status: 404 };
+    return;
+  }
+  ctx.body = pet;
 });
 app.use(router.routes());
 const server = app.listen(Number(process.env['PORT'] ?? 0), '127.0.0.1', () => {

@@ -49,3 +49,10 @@ export function listingQuery(query: Record<string, unknown>): { limit: number; a
 export function nextPageLink(status: string | undefined, limit: number, lastId: number): string {
   return `<http://127.0.0.1/v1/pets?${status ? `status=${status}&` : ''}limit=${limit}&after=${lastId}>; rel="next"`;
 }
+
+/** A small request body as text (a hand-written handler's body parsing). */
+export async function readBody(ctx: { req: AsyncIterable<Buffer> }): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

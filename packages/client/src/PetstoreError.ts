@@ -17,6 +17,7 @@ export interface PetstoreErrorInit {
   details?: readonly PetstoreErrorDetail[];
   requestId?: string;
   retryAfter?: number;
+  etag?: string;
   cause?: unknown;
 }
 
@@ -25,7 +26,9 @@ const BRAND = Symbol.for('@petstore/client.PetstoreError');
 /**
  * Every failure of a call: the service's Error body (`code`, `status`, `message`, `details`) with the request id and,
  * on 429 and 503, `retryAfter` in seconds; or a client-side `network_error`, `timeout` or `unexpected_response` with
- * `status` 0 (or the HTTP status when the body was not an Error body). Recognise it with `PetstoreError.is(error)`,
+ * `status` 0 (or the HTTP status when the body was not an Error body). `updatePet` fails with `code`
+ * `invalid_transition` (409: the status cannot move that way from the current one, which the message names) or
+ * `precondition_failed` (412: the animal changed since `ifMatch`; `etag` is its current tag). Recognise it with `PetstoreError.is(error)`,
  * which also works when two copies of this package are loaded (where `instanceof` fails), and switch on `code`.
  */
 export class PetstoreError extends Error {
@@ -37,6 +40,8 @@ export class PetstoreError extends Error {
   readonly requestId: string | undefined;
   /** Seconds the service asked to wait (`Retry-After`), when it did. */
   readonly retryAfter: number | undefined;
+  /** On `412 precondition_failed` (`updatePet` with `ifMatch`): the animal's current `ETag`, to read it again or retry with. */
+  readonly etag: string | undefined;
 
   constructor(init: PetstoreErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -46,6 +51,7 @@ export class PetstoreError extends Error {
     this.details = init.details;
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
+    this.etag = init.etag;
     Object.defineProperty(this, BRAND, { value: true });
   }
 

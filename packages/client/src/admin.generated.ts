@@ -645,14 +645,14 @@ export interface components {
              * @description Machine-readable.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "invalid_transition" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             /** @description For people. */
             message: string;
             /**
              * @description The HTTP status of the answer.
              * @enum {integer}
              */
-            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
+            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 412 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
             /** @description For `validation_error`: one entry per invalid field. */
             details?: {
                 field: string;

@@ -139,6 +139,26 @@ describe('@petstore/client against the built server (SQLite)', () => {
     });
   }, 30_000);
 
+  it('changes a pet, honouring ifMatch, and surfaces 412 with the current ETag and 409 as typed errors', async () => {
+    const client = clientWith(unlimitedKey);
+    const rex = await client.createPet({ name: 'Adoptable', categoryId: 1 });
+    const pending = await client.updatePet(rex.id, { status: 'pending' });
+    expect(pending.pet).toEqual({ ...rex, status: 'pending' });
+    expect(pending.etag).toMatch(/^"[^"]+"$/);
+
+    const stale = await client.updatePet(rex.id, { name: 'Other' }, { ifMatch: '"p1.0.0"' }).catch((error: unknown) => error);
+    expect(PetstoreError.is(stale) && stale).toMatchObject({ code: 'precondition_failed', status: 412, etag: pending.etag });
+
+    const sold = await client.updatePet(rex.id, { status: 'sold' }, { ifMatch: pending.etag });
+    expect(sold.pet.status).toBe('sold');
+    const refused = await client.updatePet(rex.id, { status: 'available' }).catch((error: unknown) => error);
+    expect(PetstoreError.is(refused) && refused).toMatchObject({
+      code: 'invalid_transition',
+      status: 409,
+      message: expect.stringContaining('sold is final'),
+    });
+  });
+
   it('reads the key’s usage without spending any of it', async () => {
     const client = clientWith(unlimitedKey);
     const dayUsed = async () => (await client.getRateLimit()).windows.find((w) => w.name === 'day')!.used;

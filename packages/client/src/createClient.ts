@@ -1,10 +1,21 @@
-import { resolveOptions, type CallOptions, type ClientOptions, type CreatePetOptions } from './options.js';
+import { resolveOptions, type CallOptions, type ClientOptions, type CreatePetOptions, type UpdatePetOptions } from './options.js';
 import { nextPageQuery } from './nextPage.js';
 import type { RateLimitState } from './rateLimitHeaders.js';
 import { gateFor } from './RateLimitGate.js';
 import { randomId } from './randomId.js';
 import { sendRequest, type RequestSpec } from './sendRequest.js';
-import type { CreatePetResult, GetPetResult, ListPetsQuery, ListPetsResult, NewPet, Pet, PetId, RateLimitUsage } from './types.js';
+import type {
+  CreatePetResult,
+  GetPetResult,
+  ListPetsQuery,
+  ListPetsResult,
+  NewPet,
+  Pet,
+  PetId,
+  PetPatch,
+  RateLimitUsage,
+  UpdatePetResult,
+} from './types.js';
 
 /** One page of `listPets`, ascending by id. */
 export interface PetPage {
@@ -31,6 +42,13 @@ export interface PetstoreClient {
    * Use `listPets({ status })` or `iteratePets({ status })` instead.
    */
   getPet(id: PetId, options?: CallOptions): Promise<GetPetResult>;
+  /**
+   * `PATCH /pets/{petId}`: changes any of an animal's name, category and status; answers the animal as changed and
+   * its new `etag`. With `ifMatch`, only if the animal still has that tag. Every attempt carries the same
+   * `Idempotency-Key`, so a retried change is applied once. Fails with `invalid_transition` (409) or
+   * `precondition_failed` (412, the error's `etag` is the current one) as `PetstoreError`s.
+   */
+  updatePet(id: PetId, patch: PetPatch, options?: UpdatePetOptions): Promise<{ pet: UpdatePetResult; etag: string }>;
   /**
    * `GET /rate_limit`: how much of its quota the key has used, and its ban, without spending any. Not held back by
    * the key's gate (the service answers it during a ban); its own bound (60 a minute) surfaces as a 429 error.
@@ -88,6 +106,15 @@ export function createClient(clientOptions: ClientOptions): PetstoreClient {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- the implementation of the deprecated operation
     async getPet(id, call) {
       return (await send<GetPetResult>({ operation: 'getPet', method: 'GET', path: `/pets/${encodeURIComponent(String(id))}` }, call)).body;
+    },
+
+    async updatePet(id, patch, call) {
+      const headers: Record<string, string> = { 'Idempotency-Key': call?.idempotencyKey ?? randomId() };
+      if (call?.ifMatch !== undefined) headers['If-Match'] = call.ifMatch;
+      const path = `/pets/${encodeURIComponent(String(id))}`;
+      const spec: RequestSpec = { operation: 'updatePet', method: 'PATCH', path, body: patch, contentType: 'application/merge-patch+json', headers };
+      const answer = await send<UpdatePetResult>(spec, call);
+      return { pet: answer.body, etag: answer.headers.get('ETag') ?? '' };
     },
 
     async getRateLimit(call) {

@@ -1,9 +1,9 @@
 export { createClient, type PetPage, type PetstoreClient } from './createClient.js';
 export { PetstoreError, type ClientErrorCode, type PetstoreErrorCode, type PetstoreErrorDetail } from './PetstoreError.js';
-export type { CallOptions, ClientOptions, CreatePetOptions, WaitEvent, WaitReason } from './options.js';
+export type { CallOptions, ClientOptions, CreatePetOptions, UpdatePetOptions, WaitEvent, WaitReason } from './options.js';
 export type { RetryPolicy } from './backoff.js';
 export type { RateLimitState, RateLimitWindow } from './rateLimitHeaders.js';
-export type { ErrorBody, ListPetsQuery, NewPet, Pet, PetStatus, RateLimitUsage, ServerErrorCode } from './types.js';
+export type { ErrorBody, ListPetsQuery, NewPet, Pet, PetPatch, PetStatus, RateLimitUsage, ServerErrorCode } from './types.js';
 export type { components, operations, paths } from './openapi.generated.js';
 export { createAdminClient, type AdminClient, type AdminClientOptions } from './createAdminClient.js';
 export type {

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List animals
-         * @description One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list. Needs a key with the `pets:read` scope.
+         * @description One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list. A page always shows the animals as they are when it is read, on every instance; its `ETag` changes whenever any animal on it changes, so `If-None-Match` answers 304 only while the page is unchanged. A cursor stays valid across changes: it continues after an id. Needs a key with the `pets:read` scope.
          */
         get: operations["listPets"];
         put?: never;
@@ -30,7 +30,7 @@ export interface paths {
         options: operations["optionsPets"];
         /**
          * List animals (headers only)
-         * @description The headers `GET` would answer with, without the body. One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list. Needs a key with the `pets:read` scope.
+         * @description The headers `GET` would answer with, without the body. One page of animals, ascending by id, optionally of one status. When another page exists, `Link` points to it (`rel="next"`, with an opaque cursor): follow it rather than building URLs. Unknown or repeated query parameters are refused (400), so a typo never returns an unfiltered list. A page always shows the animals as they are when it is read, on every instance; its `ETag` changes whenever any animal on it changes, so `If-None-Match` answers 304 only while the page is unchanged. A cursor stays valid across changes: it continues after an id. Needs a key with the `pets:read` scope.
          */
         head: operations["listPetsHead"];
         patch?: never;
@@ -63,7 +63,11 @@ export interface paths {
          * @description The headers `GET` would answer with, without the body. Deprecated. Sunset: Thu, 05 Dec 2030 00:00:00 GMT (2030-12-05); from then on it answers 410 `gone`. Use `GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor. Needs a key with the `pets:read` scope.
          */
         head: operations["getPetHead"];
-        patch?: never;
+        /**
+         * Change an animal
+         * @description Changes any of an animal's name, category and status, with a JSON Merge Patch (RFC 7396): `{"status": "pending"}` records an adoption under way. Statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to the animal as it is when written, and a status change that another change overtook is 409. With an `Idempotency-Key`, a retry of the same request gets the first answer again. Needs a key with the `pets:write` scope.
+         */
+        patch: operations["updatePet"];
         trace?: never;
     };
     "/rate_limit": {
@@ -179,6 +183,27 @@ export interface components {
             status?: "available" | "pending" | "sold";
         };
         /**
+         * @description A change to an animal, as a JSON Merge Patch (RFC 7396): the fields given change, the others stay. Every field follows the rules of a new animal; `null` is refused (no field can be removed), and so is `id`.
+         * @example {
+         *       "status": "pending"
+         *     }
+         */
+        PetPatch: {
+            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators. */
+            name?: string;
+            /**
+             * Format: int64
+             * @description The category the animal belongs to.
+             */
+            categoryId?: number;
+            /**
+             * @description The new status: `available` -> `pending` or `sold`; `pending` -> `available` or `sold`; `sold` is final.
+             * @example available
+             * @enum {string}
+             */
+            status?: "available" | "pending" | "sold";
+        };
+        /**
          * @description One page of animals, ascending by id.
          * @example [
          *       {
@@ -244,14 +269,14 @@ export interface components {
              * @description Machine-readable.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "gone" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "invalid_transition" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             /** @description For people. */
             message: string;
             /**
              * @description The HTTP status of the answer.
              * @enum {integer}
              */
-            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
+            status: 400 | 401 | 403 | 404 | 405 | 408 | 409 | 410 | 412 | 413 | 415 | 417 | 422 | 431 | 429 | 500 | 503;
             /** @description For `validation_error`: one entry per invalid field. */
             details?: {
                 field: string;
@@ -371,7 +396,7 @@ export interface components {
          */
         "Idempotent-Replayed": "true";
         /**
-         * @description Strong entity tag of this representation, the same on every instance: send it back in `If-None-Match`.
+         * @description Strong entity tag of this representation, the same on every instance; it changes with every change to what it shows. Send it back in `If-None-Match` (reads) or `If-Match` (changes); on a 412, the animal's current tag.
          * @example "k3v9XxYc2dGq1eWf0aZbQw"
          */
         ETag: string;
@@ -726,7 +751,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Scoped to the API key, kept 24 hours: a retry with the same key and body replays the first answer.
+                 * @description Scoped to the API key, kept 24 hours: a retry with the same key and request replays the first answer.
                  * @example order-7f3a2c
                  */
                 "Idempotency-Key"?: string;
@@ -757,6 +782,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -891,7 +917,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A request with this Idempotency-Key is still in flight. */
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1858,7 +1884,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            /** @description No body. `Allow: GET, HEAD, PATCH, OPTIONS`. */
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2216,6 +2242,476 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Entity tags (from an `ETag`) the animal must still have, compared strongly, or `*` for any existing animal: when none matches, nothing changes and the answer is 412 with the current `ETag`.
+                 * @example "p1.1.1"
+                 */
+                "If-Match"?: string;
+                /**
+                 * @description Scoped to the API key, kept 24 hours: a retry with the same key and request replays the first answer.
+                 * @example order-7f3a2c
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "pending"
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
+                /**
+                 * @example {
+                 *       "status": "pending"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The animal as changed, with its new tag. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Rex",
+                     *       "categoryId": 2,
+                     *       "status": "available"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            /** @description Missing or invalid (`unauthorized`), expired (`key_expired`) or disabled (`key_disabled`) API key. The rate-limit headers describe the per-address bucket of failed authentications. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized" | "key_expired" | "key_disabled";
+                    };
+                };
+            };
+            /** @description The key lacks the operation's scope (`insufficient_scope`; `WWW-Authenticate` names it). Counted against the quota. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "insufficient_scope",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_transition",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_transition" | "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description The animal has changed since the `If-Match` tag (`precondition_failed`): `ETag` is its current tag. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "precondition_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 412
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes (after decompression). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`) or key temporarily banned (`key_banned`): wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited" | "key_banned";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description Requests allowed in the binding window.
+                     * @example 60
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Requests left in the binding window.
+                     * @example 59
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description Unix time (seconds) at which the binding window resets.
+                     * @example 1780315260
+                     */
+                    "X-RateLimit-Reset"?: number;
+                    /**
+                     * @description IETF draft (draft-ietf-httpapi-ratelimit-headers): every window of the quota.
+                     * @example "minute";q=60;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy"?: string;
+                    /**
+                     * @description IETF draft: remaining requests and seconds to reset, per window.
+                     * @example "minute";r=59;t=42, "day";r=999;t=40242
+                     */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
             };
         };
     };

@@ -46,6 +46,16 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+export interface UpdatePetOptions extends CallOptions {
+  /**
+   * Sent as `If-Match`: the change is made only if the animal still has this `ETag` (or is any existing animal,
+   * with `*`); otherwise the call fails with `precondition_failed` and the error's `etag` is the current one.
+   */
+  ifMatch?: string;
+  /** Sent as `Idempotency-Key` on every attempt of this change (default: a new random key per call). */
+  idempotencyKey?: string;
+}
+
 export interface CreatePetOptions extends CallOptions {
   /**
    * Sent as `Idempotency-Key` on every attempt of this create, so that a retried create never makes two pets.

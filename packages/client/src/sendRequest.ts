@@ -13,6 +13,8 @@ export interface RequestSpec {
   path: string;
   query?: URLSearchParams;
   body?: unknown;
+  /** The body's media type; default `application/json`. */
+  contentType?: string;
   headers?: Record<string, string>;
   /**
    * For a request that spends no quota and is answered during a ban (a usage endpoint such as `GET /rate_limit`):
@@ -98,6 +100,7 @@ function errorOf(answer: Extract<Attempt, { kind: 'answer' }>, requestId: string
     status: answer.response.status,
     requestId: answer.response.headers.get('X-Request-Id') ?? requestId,
     retryAfter: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+    etag: answer.response.headers.get('ETag') ?? undefined,
   };
   if (isErrorBody(body))
     return new PetstoreError({ ...common, code: body.code as PetstoreError['code'], message: body.message, details: body.details });
@@ -131,7 +134,7 @@ export async function sendRequest<T>(options: ResolvedOptions, keyGate: Gate, sp
     'X-Request-Id': requestId,
     ...spec.headers,
   };
-  if (spec.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (spec.body !== undefined) headers['Content-Type'] = spec.contentType ?? 'application/json';
   const init: RequestInit = { method: spec.method, headers, body: spec.body === undefined ? null : JSON.stringify(spec.body) };
 
   let rateLimitWaitLeftMs = options.maxRateLimitWaitMs;
