@@ -88,7 +88,7 @@ function persistenceModule(config: Config): ContainerModule {
       [TOKENS.Logger],
     );
     // No cache in front of the pets: every read goes to the database, which is what lets every instance answer with
-    // every change that has resolved (docs/decisions/pages-true-after-changes.md).
+    // every change that has resolved (docs/decisions/0028-pages-true-after-changes.md).
     bind(TOKENS.PetRepository).toResolvedValue(
       (dataSource: DataSource, tracing: TracingHooks | null) =>
         new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {}),

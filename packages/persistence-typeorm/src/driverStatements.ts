@@ -214,7 +214,9 @@ function postgresStatements(dataSource: DataSource): PetStatements {
       const [row] = await rows('update_before_deadline', text.update, [name, categoryId, status, id, expectedVersion, deadline]);
       // No row: another change came first, or PostgreSQL started the update after its deadline and changed nothing.
       if (!row && Date.now() >= deadline)
-        throw new ServiceUnavailableError('database', 5, { cause: new Error('PostgreSQL may have started the update after its deadline: nothing was changed') });
+        throw new ServiceUnavailableError('database', 5, {
+          cause: new Error('PostgreSQL may have started the update after its deadline: nothing was changed'),
+        });
       return row;
     },
   };

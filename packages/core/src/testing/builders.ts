@@ -1,13 +1,9 @@
 import type { ApiKey } from '../access/ApiKey.js';
 import { generateAuditEventId, type AuditEvent } from '../access/AuditEvent.js';
-import type { Pet, PetDraft } from '../pet/Pet.js';
+import type { PetDraft } from '../pet/Pet.js';
 
 export function aPetDraft(overrides: Partial<PetDraft> = {}): PetDraft {
   return { name: 'Rex', categoryId: 1, status: 'available', ...overrides };
-}
-
-export function aPet(overrides: Partial<Pet> = {}): Pet {
-  return { id: 1, version: 1, ...aPetDraft(), ...overrides };
 }
 
 let keyCount = 0;

@@ -54,7 +54,12 @@ export class UpdatePet {
 function checkTransition(current: PetStatus, requested: PetStatus, shown: PetStatus): void {
   if (requested === current) return;
   if (current !== shown) {
-    throw new InvalidTransitionError(current, requested, PET_TRANSITIONS[current], `Another change moved this animal from ${shown} to ${current} first`);
+    throw new InvalidTransitionError(
+      current,
+      requested,
+      PET_TRANSITIONS[current],
+      `Another change moved this animal from ${shown} to ${current} first`,
+    );
   }
   if (!isAllowedTransition(current, requested)) throw new InvalidTransitionError(current, requested, PET_TRANSITIONS[current]);
 }

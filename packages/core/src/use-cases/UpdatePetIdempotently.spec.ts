@@ -30,17 +30,23 @@ describe('UpdatePetIdempotently', () => {
   it('refuses the same key with another change, another pet or another If-Match', async () => {
     await update.execute({ petId: rex.id, patch: { status: 'pending' }, scope: 'key_a', idempotencyKey: 'k' });
     for (const other of [{ patch: { status: 'sold' as const } }, { petId: rex.id + 1 }, { ifMatch: '*' as const }]) {
-      await expect(update.execute({ petId: rex.id, patch: { status: 'pending' }, ...other, scope: 'key_a', idempotencyKey: 'k' })).rejects.toMatchObject({
+      await expect(
+        update.execute({ petId: rex.id, patch: { status: 'pending' }, ...other, scope: 'key_a', idempotencyKey: 'k' }),
+      ).rejects.toMatchObject({
         code: 'idempotency_key_reused',
       });
     }
   });
 
   it('stores nothing under the key for a refused change, so a corrected retry can use it', async () => {
-    await expect(update.execute({ petId: rex.id, patch: { status: 'pending' }, ifMatch: [5], scope: 'key_a', idempotencyKey: 'k' })).rejects.toMatchObject({
+    await expect(
+      update.execute({ petId: rex.id, patch: { status: 'pending' }, ifMatch: [5], scope: 'key_a', idempotencyKey: 'k' }),
+    ).rejects.toMatchObject({
       code: 'precondition_failed',
     });
-    await expect(update.execute({ petId: rex.id, patch: { status: 'pending' }, ifMatch: [1], scope: 'key_a', idempotencyKey: 'k' })).resolves.toMatchObject({
+    await expect(
+      update.execute({ petId: rex.id, patch: { status: 'pending' }, ifMatch: [1], scope: 'key_a', idempotencyKey: 'k' }),
+    ).resolves.toMatchObject({
       replayed: false,
     });
   });

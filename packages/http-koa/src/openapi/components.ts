@@ -58,7 +58,7 @@ export const HEADERS = {
   ETag: {
     required: true,
     description:
-      'Strong entity tag of this representation, the same on every instance; it changes with every change to what it shows. Send it back in `If-None-Match` (reads) or `If-Match` (changes); on a 412, the animal\'s current tag.',
+      "Strong entity tag of this representation, the same on every instance; it changes with every change to what it shows. Send it back in `If-None-Match` (reads) or `If-Match` (changes); on a 412, the animal's current tag.",
     schema: { type: 'string' },
     example: '"k3v9XxYc2dGq1eWf0aZbQw"',
   },

@@ -150,9 +150,7 @@ function operationObject(operation: Operation, descriptions: Descriptions): Json
       requestBody: {
         required: true,
         description: body.description,
-        content: Object.fromEntries(
-          (body.mediaTypes ?? ['application/json']).map((type) => [type, { schema: body.schema, example: body.example }]),
-        ),
+        content: Object.fromEntries((body.mediaTypes ?? ['application/json']).map((type) => [type, { schema: body.schema, example: body.example }])),
       },
     }),
     responses: { ...responses, ...errorResponses(operation, descriptions) },

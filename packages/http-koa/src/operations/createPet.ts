@@ -24,7 +24,12 @@ export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation
     parameters: [IDEMPOTENCY_KEY],
     requestBody: { schema: NewPetSchema, description: 'The animal to add.', example: NewPetSchema.example },
     responses: [
-      { status: 201, description: 'The animal, with its service-assigned id.', headers: ['Location', 'ETag', 'Idempotent-Replayed'], body: PetSchema },
+      {
+        status: 201,
+        description: 'The animal, with its service-assigned id.',
+        headers: ['Location', 'ETag', 'Idempotent-Replayed'],
+        body: PetSchema,
+      },
     ],
     errors: ['validation_error', 'idempotency_in_progress', 'idempotency_key_reused'],
     input: ({ body, numberLiterals, header }) => ({ newPet: parseNewPet(body, numberLiterals), idempotencyKey: header('idempotency-key') }),

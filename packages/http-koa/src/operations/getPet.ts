@@ -34,10 +34,7 @@ export function getPet(store: PetStore): PetsOperation {
     description:
       `Deprecated. Sunset: ${GET_PET_SUNSET.toUTCString()} (${sunset}); from then on it answers 410 \`gone\`. Use ` +
       '`GET /pets` with the `status` filter instead. Every answer carries `Deprecation`, `Sunset` and a `Link` to the successor.',
-    parameters: [
-      PET_ID,
-      IF_NONE_MATCH,
-    ],
+    parameters: [PET_ID, IF_NONE_MATCH],
     responses: [
       { status: 200, description: 'The animal.', headers: ['ETag'], body: PetSchema },
       { status: 304, description: 'Not modified: the `If-None-Match` tag is current. No body.', headers: ['ETag'] },

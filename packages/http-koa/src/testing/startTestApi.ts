@@ -49,10 +49,7 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-export interface TestApiOptions extends Pick<
-  HttpAppOptions,
-  'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness' | 'apiReference'
-> {
+export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'trustProxy' | 'trustedProxyHops' | 'readiness' | 'apiReference'> {
   ban?: BanRule;
   failedAuthPerMinute?: number;
   usageQueriesPerMinute?: number;

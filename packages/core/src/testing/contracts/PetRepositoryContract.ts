@@ -117,7 +117,9 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     it('lets exactly one of concurrent updates from the same version succeed', async () => {
       const [rex] = await createMany(1);
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => repository.update(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' })),
+        Array.from({ length: 20 }, (_, i) =>
+          repository.update(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }),
+        ),
       );
       const winners = results.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
