@@ -11,7 +11,7 @@ describe('the examples of the docs', () => {
       'embeds the core: issues a key, admits a request, creates and lists pets, refuses a bad pet',
       [
         /^key_[0-9a-f]{16} admitted: 299 of 300 requests left this minute$/m,
-        /^pending: \[ \{ id: 2, name: 'Mia', categoryId: 2, status: 'pending' \} \]$/m,
+        /^pending: \[\s+\{ id: 2, name: 'Mia', categoryId: 2, status: 'pending', version: 1 \}\s+\]$/m,
         /^refused: validation_error$/m,
       ],
     ],
@@ -40,10 +40,10 @@ describe('the examples of the docs', () => {
       'own-typeorm-datasource.js',
       "runs the pet store on the embedder's own TypeORM DataSource and SQLite file, beside the embedder's own table",
       [
-        /^migrated: InitialSchema1763769600000, CreateIdempotencyKeys1763856000000, CoveringStatusIndex1763942400000, KeyModel1764028800000, RateLimitBans1764230400000, CreateVisits1790000000000$/m,
+        /^migrated: InitialSchema1763769600000, CreateIdempotencyKeys1763856000000, CoveringStatusIndex1763942400000, KeyModel1764028800000, RateLimitBans1764230400000, PetVersion1764316800000, CreateVisits1790000000000$/m,
         /^schema changes pending: 0$/m,
         /^key_[0-9a-f]{16} admitted, 59 requests left this minute$/m,
-        /^listed: \[ \{ id: 1, name: 'Rex', categoryId: 1, status: 'available' \} \]$/m,
+        /^listed: \[\s+\{\s+id: 1,\s+name: 'Rex',\s+categoryId: 1,\s+status: 'available',\s+version: 1\s+\}\s+\]$/m,
         /^visits: \[ \{ id: 1, petId: 1, visitor: 'Ada' \} \]$/m,
       ],
     ],

@@ -15,7 +15,7 @@ describe('createContainer', () => {
     const container = createContainer(loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' }));
     const store = await container.getAsync(TOKENS.PetStore);
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
-    expect((await store.listPets.execute({})).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }]);
+    expect((await store.listPets.execute({})).pets).toEqual([{ id: 1, name: 'Rex', categoryId: 1, status: 'available', version: 1 }]);
     expect(await container.getAsync(TOKENS.PetStore)).toBe(store);
     await closeContainer(container);
   });

@@ -1,20 +1,23 @@
 // Dredd hooks for the public document (/v1/openapi.json): the command in docs/http-api.md, against a server on a
 // fresh database with a key that does not run out (packages/app/src/openapiTools.e2e.spec.ts runs the same).
 // Before the run they add what the examples name: 25 available animals (the listing example, the start of the
-// `available` listing, then has a next page: `Link`) and the documented create once (Dredd's create, with the same
-// `Idempotency-Key`, is then its replay: `Idempotent-Replayed`). Error answers: see provoke.cjs.
+// `available` listing, then has a next page: `Link`), the documented create and change once (Dredd's, with the same
+// `Idempotency-Key`, are then their replays: `Idempotent-Replayed`) and a sold animal (whose status cannot change:
+// `409`). Error answers: see provoke.cjs.
 const hooks = require('hooks');
 const { NEEDS_A_STATE, baseOf, header, provoke, setHeader, setUri } = require('./provoke.cjs');
 
 const SKIPPED = {
   ...NEEDS_A_STATE,
   403: 'needs a key without the scope (this run has one key, with every scope)',
-  409: 'needs two requests with one Idempotency-Key in flight at once',
+  409: 'needs two requests with one Idempotency-Key in flight at once (a change refused by the rules is provoked)',
   410: 'needs the clock past the sunset of GET /pets/{petId}',
   429: 'needs a key whose quota is spent (this run uses one that does not run out)',
 };
 
 let base;
+/** A sold animal: a change of its status is refused (409 invalid_transition). */
+let soldId;
 
 hooks.beforeAll(async (transactions, done) => {
   try {
@@ -28,6 +31,15 @@ hooks.beforeAll(async (transactions, done) => {
     const documented = { ...headers, 'Idempotency-Key': header(create, 'Idempotency-Key') };
     const response = await fetch(`${base}/pets`, { method: 'POST', headers: documented, body: create.request.body });
     if (response.status !== 201) throw new Error(`seeding: the documented create answered ${response.status} ${await response.text()}`);
+    const change = transactions.find((t) => t.request.method === 'PATCH' && t.expected.statusCode === '200');
+    const changed = await fetch(`${base}${change.request.uri}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'If-Match': header(change, 'If-Match'), 'Idempotency-Key': header(change, 'Idempotency-Key') },
+      body: change.request.body,
+    });
+    if (changed.status !== 200) throw new Error(`seeding: the documented change answered ${changed.status} ${await changed.text()}`);
+    const sold = await fetch(`${base}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Adopted', categoryId: 2, status: 'sold' }) });
+    soldId = (await sold.json()).id;
     done();
   } catch (error) {
     done(error);
@@ -38,6 +50,17 @@ hooks.beforeEach(async (transaction, done) => {
   try {
     const status = Number(transaction.expected.statusCode);
     const { request } = transaction;
+    if (request.method === 'PATCH' && (status === 409 || status === 412)) {
+      // A change the rules refuse (a sold animal made available), or one from a tag the animal does not have.
+      setHeader(transaction, 'Idempotency-Key', undefined);
+      if (status === 412) setHeader(transaction, 'If-Match', '"p1.1.0"');
+      else {
+        setHeader(transaction, 'If-Match', undefined);
+        setUri(transaction, `/pets/${soldId}`);
+        request.body = JSON.stringify({ status: 'available' });
+      }
+      return done();
+    }
     provoke(transaction, SKIPPED);
     if (transaction.skip) return done();
     if (status === 304) {
@@ -47,6 +70,8 @@ hooks.beforeEach(async (transaction, done) => {
     } else if (status === 404 && /^\/unknown\/pets\/[^/?]+/.test(request.uri)) {
       // An animal that does not exist (still an answer of the deprecated operation, with its notice).
       setUri(transaction, request.uri.replace(/^\/unknown\/pets\/[^/?]+/, '/pets/999999999'));
+      // The documented Idempotency-Key was spent on the documented change of another animal.
+      setHeader(transaction, 'Idempotency-Key', undefined);
     } else if (status === 413) {
       request.body = JSON.stringify({ name: 'x'.repeat(17 * 1024), categoryId: 2 });
     } else if (status === 422) {

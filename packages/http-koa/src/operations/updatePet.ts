@@ -25,7 +25,8 @@ export function updatePet(store: PetStore): PetsOperation {
       'if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to ' +
       'the animal as it is when written, and a status change that another change overtook is 409. With an ' +
       '`Idempotency-Key`, a retry of the same request gets the first answer again.',
-    parameters: [PET_ID, IF_MATCH, IDEMPOTENCY_KEY],
+    // Its own example key: a tool replaying the document's examples must not reuse createPet's key for another request.
+    parameters: [PET_ID, IF_MATCH, { ...IDEMPOTENCY_KEY, example: 'adoption-7f3a2c' }],
     requestBody: {
       schema: PetPatchSchema,
       description: 'The fields to change.',
