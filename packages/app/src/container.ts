@@ -94,6 +94,9 @@ function persistenceModule(config: Config): ContainerModule {
         new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {}),
       [TOKENS.DataSource, TOKENS.Tracing],
     );
+    // Keys are looked up through a short cache. Relies on: a change to a key made on another instance or through the
+    // CLI may take up to KEY_CACHE_TTL_MS to be seen here (docs/operations.md promises no less); time rules are
+    // judged per request from the cached record.
     bind(TOKENS.KeyStore).toResolvedValue(
       (dataSource: DataSource, clock: Clock) => new CachingKeyStore(new TypeOrmKeyStore(dataSource), clock, config.keyCacheTtlMs),
       [TOKENS.DataSource, TOKENS.Clock],
