@@ -1,10 +1,11 @@
 // An adapter of your own: a PetRepository over a plain array. Whatever it stores in, an adapter passes the port's
 // contract suite (ArrayPetRepository.spec.ts), the same one every adapter of the project passes.
-import type { Pet, PetDraft, PetListRequest, PetPage, PetRepository } from '@petstore/core';
+import type { ChangeTiming, Pet, PetDraft, PetListRequest, PetPage, PetRepository } from '@petstore/core';
 
 export class ArrayPetRepository implements PetRepository {
   // Every change is visible at once, to every read that starts after it: the port's promise (the contract checks it).
   private readonly pets: Pet[] = [];
+  private readonly statusChangedAt = new Map<number, number>();
 
   async create(draft: PetDraft): Promise<Pet> {
     const pet = { id: this.pets.length + 1, ...draft, version: 1 };
@@ -12,10 +13,15 @@ export class ArrayPetRepository implements PetRepository {
     return { ...pet };
   }
 
-  // A compare-and-set on the version: of two updates from the same version, only the first finds it.
-  async update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null> {
+  // A compare-and-set on the version (and, for a status change, on when the status last changed).
+  async update(id: number, expectedVersion: number, next: PetDraft, { at, requestedAt }: ChangeTiming): Promise<Pet | null> {
     const index = this.pets.findIndex((pet) => pet.id === id && pet.version === expectedVersion);
-    if (index === -1) return null;
+    const current = this.pets[index];
+    if (!current) return null;
+    if (next.status !== current.status) {
+      if ((this.statusChangedAt.get(id) ?? 0) > requestedAt) return null;
+      this.statusChangedAt.set(id, at);
+    }
     const pet = { id, ...next, version: expectedVersion + 1 };
     this.pets[index] = pet;
     return { ...pet };

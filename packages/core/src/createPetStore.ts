@@ -103,7 +103,7 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
   const keyUsageRecorder = new KeyUsageRecorder(keyUsage, clock, options.keyUsageRetentionDays);
   const views = new KeyViews(keyUsage, rateLimits, clock);
   const audit = new KeyAudit(auditLog);
-  const updatePet = new UpdatePet(pets);
+  const updatePet = new UpdatePet(pets, clock);
   return {
     clock,
     listPets: new ListPets(pets),

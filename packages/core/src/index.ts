@@ -44,7 +44,7 @@ export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';
 
 // Ports
 export type { Clock } from './ports/Clock.js';
-export type { PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
+export type { ChangeTiming, PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
 export type { KeyChanges, KeyListRequest, KeyLookup, KeyPosition, KeyRotation, KeyStore, SecretGeneration } from './ports/KeyStore.js';
 export type { AuditListRequest, AuditLog, AuditPosition } from './ports/AuditLog.js';
 export type { DailyUsage, KeyUsageIncrement, KeyUsageStore, UtcDay } from './ports/KeyUsageStore.js';

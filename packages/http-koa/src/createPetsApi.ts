@@ -103,6 +103,8 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
     const refuseGone = operation.deprecated ? refuseAfterSunset(operation, operation.deprecated) : undefined;
     return async function answer(ctx: Context): Promise<void> {
       ctx.state['route'] = route;
+      // A write is judged against the state when it arrived (a status change overtaken in flight is refused).
+      if (operation.requestBody) ctx.state['receivedAt'] = deps.clock.now();
       const query = queryOf(ctx);
       const unknown = unknownQueryParameters(operation, query);
       markDeprecated?.(ctx);

@@ -12,7 +12,7 @@ function repositoryWithOutage() {
     create: (pet) => guard(() => pets.create(pet)),
     findById: (id) => guard(() => pets.findById(id)),
     list: (query) => guard(() => pets.list(query)),
-    update: (id, version, next) => guard(() => pets.update(id, version, next)),
+    update: (id, version, next, timing) => guard(() => pets.update(id, version, next, timing)),
   };
   return { repository, state };
 }

@@ -1,4 +1,4 @@
-import { type Pet, type PetDraft, type PetListRequest, type PetPage, type PetRepository, type PetStatus } from '@petstore/core';
+import type { ChangeTiming, Pet, PetDraft, PetListRequest, PetPage, PetRepository, PetStatus } from '@petstore/core';
 import type { DataSource } from 'typeorm';
 import { petStatements, type PetStatements, type PetTuple, type StatementObserver } from './driverStatements.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
@@ -41,10 +41,10 @@ export class TypeOrmPetRepository implements PetRepository {
     return row ? toPet(row) : null;
   }
 
-  async update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null> {
+  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
     let row: PetTuple | undefined;
     try {
-      row = await this.statements.update(id, expectedVersion, next);
+      row = await this.statements.update(id, expectedVersion, next, timing);
     } catch (error) {
       translateDatabaseError(error);
     }

@@ -8,7 +8,7 @@
 // inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
 // connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
 // loudly if an upgrade moves them.
-import { ServiceUnavailableError, type PetDraft, type PetStatus } from '@petstore/core';
+import { ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -24,8 +24,8 @@ export interface PetStatements {
   insert(draft: PetDraft): Promise<number | string>;
   findById(id: number): Promise<PetTuple | undefined>;
   list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
-  /** The row after the change, or undefined when the pet is not at `expectedVersion` (or does not exist). */
-  update(id: number, expectedVersion: number, next: PetDraft): Promise<PetTuple | undefined>;
+  /** The row after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<PetTuple | undefined>;
 }
 
 /**
@@ -53,7 +53,7 @@ function observedStatements(statements: PetStatements, observer: StatementObserv
     findById: (id) => observer.statement(text.findById, () => statements.findById(id)),
     list: (status, after, count) =>
       observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, count)),
-    update: (id, expectedVersion, next) => observer.statement(text.update, () => statements.update(id, expectedVersion, next)),
+    update: (id, expectedVersion, next, timing) => observer.statement(text.update, () => statements.update(id, expectedVersion, next, timing)),
   };
 }
 
@@ -74,11 +74,17 @@ function sql(p: (position: number) => string, limit: (position: number) => strin
     listAll: `SELECT ${COLUMNS} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${limit(2)}`,
     listByStatus: `SELECT ${COLUMNS} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${limit(3)}`,
     // Compare-and-set on the version: of concurrent updates from one version, the database lets exactly one through.
+    // A status change is refused too when the status changed after the request arrived; it records when it did.
     update:
-      `UPDATE "pets" SET "name" = ${p(1)}, "category_id" = ${p(2)}, "status" = ${p(3)}, "version" = "version" + 1 ` +
-      `WHERE "id" = ${p(4)} AND "version" = ${p(5)} RETURNING ${COLUMNS}`,
+      `UPDATE "pets" SET "name" = ${p(1)}, "category_id" = ${p(2)}, "status" = ${p(3)}, "version" = "version" + 1, ` +
+      `"status_changed_at_ms" = CASE WHEN "status" = ${p(4)} THEN "status_changed_at_ms" ELSE ${p(5)} END ` +
+      `WHERE "id" = ${p(6)} AND "version" = ${p(7)} AND ("status" = ${p(8)} OR "status_changed_at_ms" <= ${p(9)}) RETURNING ${COLUMNS}`,
   };
 }
+
+/** The update's parameters, in the order of its text. */
+const updateValues = (id: number, expectedVersion: number, { name, categoryId, status }: PetDraft, { at, requestedAt }: ChangeTiming) =>
+  [name, categoryId, status, status, at, id, expectedVersion, status, requestedAt] as const;
 
 const SQLITE_SQL = sql(
   () => '?',
@@ -169,13 +175,13 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
     findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
     list: async (status, after, count) =>
       (status === undefined ? statements().listAll.all(after, count) : statements().listByStatus.all(status, after, count)) as PetTuple[],
-    update: async (id, expectedVersion, { name, categoryId, status }) => {
+    update: async (id, expectedVersion, next, timing) => {
       // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
       for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {
         if (Date.now() - since >= lockTimeoutMs)
           throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
       }
-      return statements().update.get(name, categoryId, status, id, expectedVersion) as PetTuple | undefined;
+      return statements().update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
     },
   };
 }
@@ -190,9 +196,7 @@ function postgresStatements(dataSource: DataSource): PetStatements {
   const text = {
     ...sql((n) => `$${n}`),
     insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
-    update:
-      `UPDATE "pets" SET "name" = $1, "category_id" = $2, "status" = $3, "version" = "version" + 1 ` +
-      `WHERE "id" = $4 AND "version" = $5 AND ${beforeDeadline('$6')} RETURNING ${COLUMNS}`,
+    update: sql((n) => `$${n}`).update.replace(' RETURNING ', ` AND ${beforeDeadline('$10')} RETURNING `),
   };
   const named = !timeoutsPerTransaction(dataSource);
   const rows = async (name: string, query: string, values: unknown[]) =>
@@ -209,9 +213,9 @@ function postgresStatements(dataSource: DataSource): PetStatements {
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
     list: (status, after, count) =>
       status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),
-    update: async (id, expectedVersion, { name, categoryId, status }) => {
+    update: async (id, expectedVersion, next, timing) => {
       const deadline = writeDeadline(dataSource);
-      const [row] = await rows('update_before_deadline', text.update, [name, categoryId, status, id, expectedVersion, deadline]);
+      const [row] = await rows('update_before_deadline', text.update, [...updateValues(id, expectedVersion, next, timing), deadline]);
       // No row: another change came first, or PostgreSQL started the update after its deadline and changed nothing.
       if (!row && Date.now() >= deadline)
         throw new ServiceUnavailableError('database', 5, {

@@ -137,7 +137,11 @@ describe('SQLite file', () => {
     const old = { id: 1, name: 'old', categoryId: 3, status: 'pending', version: 1 };
     expect(await repository.findById(1)).toEqual(old);
     expect((await repository.list({ limit: 5, status: 'pending' })).pets).toEqual([old]);
-    expect(await repository.update(1, 1, { name: 'old', categoryId: 3, status: 'sold' })).toEqual({ ...old, status: 'sold', version: 2 });
+    expect(await repository.update(1, 1, { name: 'old', categoryId: 3, status: 'sold' }, { at: 1, requestedAt: 1 })).toEqual({
+      ...old,
+      status: 'sold',
+      version: 2,
+    });
     await dataSource.destroy();
   });
 

@@ -8,6 +8,12 @@ export interface PetListRequest {
   after?: number;
 }
 
+/** When a change is made, and when the request for it arrived (epoch ms, the service's clock). */
+export interface ChangeTiming {
+  at: number;
+  requestedAt: number;
+}
+
 export interface PetPage {
   /** Ascending by id, at most `limit` of them. */
   pets: Pet[];
@@ -30,8 +36,9 @@ export interface PetRepository {
   list(request: PetListRequest): Promise<PetPage>;
   /**
    * Gives the pet `id` the fields of `next` and the version after `expectedVersion`, atomically, and only if its
-   * version is still `expectedVersion`; null when it is not (a concurrent change came first) or there is no such
-   * pet. Of concurrent updates from one version, exactly one succeeds.
+   * version is still `expectedVersion` and, when `next` changes its status, that status has not changed after
+   * `timing.requestedAt`; a status change is recorded as made at `timing.at` (epoch ms). Null when refused (another
+   * change came first) or there is no such pet. Of concurrent updates from one version, exactly one succeeds.
    */
-  update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null>;
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;
 }

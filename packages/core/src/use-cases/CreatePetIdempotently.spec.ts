@@ -65,7 +65,7 @@ describe('CreatePetIdempotently', () => {
       create: (draft: PetDraft) => (fail ? Promise.reject(new Error('down')) : pets.create(draft)),
       findById: (id) => pets.findById(id),
       list: (r) => pets.list(r),
-      update: (id, version, next) => pets.update(id, version, next),
+      update: (id, version, next, timing) => pets.update(id, version, next, timing),
     };
     create = new CreatePetIdempotently(flaky, store, clock);
     await expect(create.execute({ newPet, scope: 'key_a', idempotencyKey: 'k' })).rejects.toThrow('down');

@@ -40,7 +40,7 @@ describe('ListPets', () => {
       create: (draft) => pets.create(draft),
       findById: (id) => pets.findById(id),
       list: (request) => (reads++, pets.list(request)),
-      update: (id, version, next) => pets.update(id, version, next),
+      update: (id, version, next, timing) => pets.update(id, version, next, timing),
     });
     await expect(counting.execute({ limit: 101 })).rejects.toMatchObject({ code: 'validation_error' });
     expect(reads).toBe(0);

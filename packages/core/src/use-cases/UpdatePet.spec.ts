@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { Pet, PetDraft } from '../pet/Pet.js';
+import type { ChangeTiming } from '../ports/PetRepository.js';
+import { FakeClock } from '../testing/FakeClock.js';
 import { aPetDraft } from '../testing/builders.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
 import { UpdatePet } from './UpdatePet.js';
@@ -9,23 +11,31 @@ class RacedRepository extends InMemoryPetRepository {
   beforeUpdate: (() => Promise<void>) | undefined;
   updates = 0;
 
-  override async update(id: number, expectedVersion: number, next: PetDraft): Promise<Pet | null> {
+  override async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
     this.updates++;
     const race = this.beforeUpdate;
     this.beforeUpdate = undefined;
     await race?.();
-    return super.update(id, expectedVersion, next);
+    return super.update(id, expectedVersion, next, timing);
   }
 }
 
 describe('UpdatePet', () => {
   let pets: RacedRepository;
+  let clock: FakeClock;
   let updatePet: UpdatePet;
   let rex: Pet;
+  /** Another request's change, made now (a millisecond after anything before it). */
+  const meanwhile = (id: number, version: number, next: PetDraft) => {
+    clock.advance(1);
+    const now = clock.now().getTime();
+    return pets.update(id, version, next, { at: now, requestedAt: now });
+  };
 
   beforeEach(async () => {
     pets = new RacedRepository();
-    updatePet = new UpdatePet(pets);
+    clock = new FakeClock('2026-06-01T12:00:00Z');
+    updatePet = new UpdatePet(pets, clock);
     rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 1, status: 'available' }));
   });
 
@@ -90,7 +100,7 @@ describe('UpdatePet', () => {
   });
 
   it('with If-Match, a change that lands between the read and the write is precondition_failed', async () => {
-    pets.beforeUpdate = async () => void (await pets.update(rex.id, 1, { ...aPetDraft(), name: 'Meanwhile' }));
+    pets.beforeUpdate = async () => void (await meanwhile(rex.id, 1, { ...aPetDraft(), name: 'Meanwhile' }));
     await expect(updatePet.execute({ petId: rex.id, patch: { categoryId: 5 }, ifMatch: [1] })).rejects.toMatchObject({
       code: 'precondition_failed',
       current: { name: 'Meanwhile', version: 2 },
@@ -98,19 +108,32 @@ describe('UpdatePet', () => {
   });
 
   it('without If-Match, applies a change of other fields after a concurrent one: both land', async () => {
-    pets.beforeUpdate = async () => void (await pets.update(rex.id, 1, { ...aPetDraft(), name: 'Meanwhile' }));
+    pets.beforeUpdate = async () => void (await meanwhile(rex.id, 1, { ...aPetDraft(), name: 'Meanwhile' }));
     expect(await updatePet.execute({ petId: rex.id, patch: { categoryId: 5 } })).toEqual({ ...rex, name: 'Meanwhile', categoryId: 5, version: 3 });
   });
 
   it('refuses a status change when another change moved the status first, even to a status it could reach', async () => {
     const pending = await pets.create(aPetDraft({ status: 'pending' }));
-    pets.beforeUpdate = async () => void (await pets.update(pending.id, 1, { ...aPetDraft(), status: 'available' }));
+    pets.beforeUpdate = async () => void (await meanwhile(pending.id, 1, { ...aPetDraft(), status: 'available' }));
     await expect(updatePet.execute({ petId: pending.id, patch: { status: 'sold' } })).rejects.toMatchObject({
       code: 'invalid_transition',
       current: 'available',
-      message: expect.stringContaining('Another change moved this animal from pending to available first'),
+      message: expect.stringContaining("Another change set this animal's status to available while this request was in flight"),
     });
     expect(await pets.findById(pending.id)).toMatchObject({ status: 'available', version: 2 });
+  });
+
+  it('refuses a status change that arrived before another change of the status was made, even one read after it', async () => {
+    const pending = await pets.create(aPetDraft({ status: 'pending' }));
+    const receivedAt = clock.now();
+    await meanwhile(pending.id, 1, { ...aPetDraft(), status: 'available' });
+    await expect(updatePet.execute({ petId: pending.id, patch: { status: 'sold' }, receivedAt })).rejects.toMatchObject({
+      code: 'invalid_transition',
+      current: 'available',
+    });
+    // A change of other fields is not judged by when the status changed; a request that arrives later may change it.
+    expect(await updatePet.execute({ petId: pending.id, patch: { name: 'Mia' }, receivedAt })).toMatchObject({ name: 'Mia', version: 3 });
+    expect(await updatePet.execute({ petId: pending.id, patch: { status: 'sold' } })).toMatchObject({ status: 'sold', version: 4 });
   });
 
   it('of pending -> sold and pending -> available sent together, exactly one wins', async () => {

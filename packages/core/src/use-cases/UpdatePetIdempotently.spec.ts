@@ -14,7 +14,8 @@ describe('UpdatePetIdempotently', () => {
 
   beforeEach(async () => {
     pets = new InMemoryPetRepository();
-    update = new UpdatePetIdempotently(new UpdatePet(pets), new InMemoryIdempotencyStore(), new FakeClock('2026-06-01T12:00:00Z'));
+    const clock = new FakeClock('2026-06-01T12:00:00Z');
+    update = new UpdatePetIdempotently(new UpdatePet(pets, clock), new InMemoryIdempotencyStore(), clock);
     rex = await pets.create(aPetDraft({ status: 'available' }));
   });
 

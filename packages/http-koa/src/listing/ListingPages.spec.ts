@@ -32,17 +32,17 @@ describe('ListingPages', () => {
     const before = await pageOf(pages, 'status=available&limit=2');
     expect(idsOf(before)).toEqual([1, 3]);
 
-    await repository.update(3, 1, { name: 'renamed', categoryId: 1, status: 'available' });
+    await repository.update(3, 1, { name: 'renamed', categoryId: 1, status: 'available' }, { at: 1, requestedAt: 1 });
     const renamed = await pageOf(pages, 'status=available&limit=2');
     expect(renamed.body).toContain('renamed');
     expect(renamed.etag).not.toBe(before.etag);
 
-    await repository.update(1, 1, { ...pets[0]!, status: 'sold' });
+    await repository.update(1, 1, { ...pets[0]!, status: 'sold' }, { at: 1, requestedAt: 1 });
     const left = await pageOf(pages, 'status=available&limit=2');
     expect(idsOf(left)).toEqual([3, 5]);
     expect(left.etag).not.toBe(renamed.etag);
 
-    await repository.update(2, 1, { ...pets[1]!, status: 'available' });
+    await repository.update(2, 1, { ...pets[1]!, status: 'available' }, { at: 1, requestedAt: 1 });
     const joined = await pageOf(pages, 'status=available&limit=2');
     expect(idsOf(joined)).toEqual([2, 3]);
     expect(joined.etag).not.toBe(left.etag);

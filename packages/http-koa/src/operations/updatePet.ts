@@ -23,7 +23,7 @@ export function updatePet(store: PetStore): PetsOperation {
       '`sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed ' +
       'next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only ' +
       'if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to ' +
-      'the animal as it is when written, and a status change that another change overtook is 409. With an ' +
+      'the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. With an ' +
       '`Idempotency-Key`, a retry of the same request gets the first answer again.',
     // Its own example key: a tool replaying the document's examples must not reuse createPet's key for another request.
     parameters: [PET_ID, IF_MATCH, { ...IDEMPOTENCY_KEY, example: 'adoption-7f3a2c' }],
@@ -46,7 +46,8 @@ export function updatePet(store: PetStore): PetsOperation {
         idempotencyKey: header('idempotency-key'),
       };
     },
-    async handle(ctx, { idempotencyKey, ...input }) {
+    async handle(ctx, { idempotencyKey, ...request }) {
+      const input = { ...request, receivedAt: ctx.state['receivedAt'] as Date };
       let pet: Pet;
       if (idempotencyKey === undefined) {
         pet = await store.updatePet.execute(input);

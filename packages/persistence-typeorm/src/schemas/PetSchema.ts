@@ -9,6 +9,7 @@ export interface PetRow {
   category_id: number;
   status: string;
   version: number;
+  status_changed_at_ms: number;
 }
 
 const PET_ENTITY = 'PetstorePet';
@@ -29,6 +30,7 @@ export function petSchema(dialect: Dialect): EntitySchema<PetRow> {
       category_id: int64(dialect),
       status: { type: 'text' },
       version: { type: 'integer', default: 1 },
+      status_changed_at_ms: { ...int64(dialect), default: 0 },
     },
     // SQLite's check is unnamed, which TypeORM does not see there; PostgreSQL named it after the column.
     checks: dialect === 'postgres' ? [{ name: 'pets_status_check', expression: `"status" IN ('available', 'pending', 'sold')` }] : [],

@@ -15,6 +15,13 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       repository = harness().repository;
     });
 
+    // Instants of changes and requests, each later than the last: a request that arrives after every change before it.
+    let instant = Date.UTC(2026, 5, 1);
+    const tick = () => {
+      instant += 1_000;
+      return { at: instant, requestedAt: instant };
+    };
+
     async function readAll(from: PetRepository, status?: Pet['status']): Promise<Pet[]> {
       let all: Pet[] = [];
       let after: number | undefined;
@@ -97,28 +104,42 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
     it('updates a pet from its current version: the fields given, the version one more, seen by every read', async () => {
       const [rex, other] = await createMany(2);
-      const updated = await repository.update(rex!.id, 1, { name: 'Rex II', categoryId: 9, status: 'pending' });
+      const updated = await repository.update(rex!.id, 1, { name: 'Rex II', categoryId: 9, status: 'pending' }, tick());
       expect(updated).toEqual({ id: rex!.id, name: 'Rex II', categoryId: 9, status: 'pending', version: 2 });
       expect(await repository.findById(rex!.id)).toEqual(updated);
       expect(await repository.list({ limit: 10 })).toEqual({ pets: [updated, other] });
       expect(await repository.list({ limit: 10, status: 'pending' })).toEqual({ pets: [updated] });
       expect(await repository.list({ limit: 10, status: 'available' })).toEqual({ pets: [other] });
-      expect(await repository.update(rex!.id, 2, { name: 'Rex II', categoryId: 9, status: 'sold' })).toMatchObject({ status: 'sold', version: 3 });
+      expect(await repository.update(rex!.id, 2, { name: 'Rex II', categoryId: 9, status: 'sold' }, tick())).toMatchObject({
+        status: 'sold',
+        version: 3,
+      });
     });
 
     it('refuses an update from a version that is no longer current, or of a pet that does not exist, changing nothing', async () => {
       const [rex] = await createMany(1);
-      await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'first' });
-      expect(await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'stale' })).toBeNull();
-      expect(await repository.update(rex!.id + 1000, 1, aPetDraft())).toBeNull();
+      await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'first' }, tick());
+      expect(await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'stale' }, tick())).toBeNull();
+      expect(await repository.update(rex!.id + 1000, 1, aPetDraft(), tick())).toBeNull();
       expect(await repository.findById(rex!.id)).toMatchObject({ name: 'first', version: 2 });
+    });
+
+    it('refuses a status change when the status changed after the request arrived, but not a change of other fields', async () => {
+      const [rex] = await createMany(1);
+      const arrived = tick().requestedAt;
+      await repository.update(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
+      const late = { at: tick().at, requestedAt: arrived };
+      expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, late)).toBeNull();
+      expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'pending', name: 'renamed' }, late)).toMatchObject({ version: 3 });
+      // A request that arrived after the status changed may change it.
+      expect(await repository.update(rex!.id, 3, { ...aPetDraft(), status: 'sold' }, tick())).toMatchObject({ status: 'sold', version: 4 });
     });
 
     it('lets exactly one of concurrent updates from the same version succeed', async () => {
       const [rex] = await createMany(1);
       const results = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          repository.update(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }),
+          repository.update(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }, tick()),
         ),
       );
       const winners = results.filter((r) => r !== null);
@@ -134,7 +155,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
         const pet = pets[(round * 5) % pets.length]!;
         const before = current.get(pet.id)!;
         const status = before.status === 'available' ? 'pending' : 'available';
-        const changed = await repository.update(pet.id, before.version, { name: before.name, categoryId: before.categoryId, status });
+        const changed = await repository.update(pet.id, before.version, { name: before.name, categoryId: before.categoryId, status }, tick());
         expect(changed).not.toBeNull();
         current = new Map(current).set(pet.id, changed!);
         // Reads started after the update resolved: the pet as changed, in the listing of its new status only.
