@@ -37,7 +37,8 @@ export interface PetRepository {
   /**
    * Gives the pet `id` the fields of `next` and the version after `expectedVersion`, atomically, and only if its
    * version is still `expectedVersion` and, when `next` changes its status, that status has not changed after
-   * `timing.requestedAt`; a status change is recorded as made at `timing.at` (epoch ms). Null when refused (another
+   * `timing.requestedAt`; a status change is recorded as made at `timing.at` (epoch ms), or later (an adapter may
+   * read its own clock as it writes, closer to its commit). Null when refused (another
    * change came first) or there is no such pet. Of concurrent updates from one version, exactly one succeeds.
    */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;

@@ -15,11 +15,16 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       repository = harness().repository;
     });
 
-    // Instants of changes and requests, each later than the last: a request that arrives after every change before it.
-    let instant = Date.UTC(2026, 5, 1);
+    // Instants of changes and requests (the machine's clock, which a database may read as it writes), each later
+    // than the last: a request that arrives after every change before it.
+    let instant = 0;
     const tick = () => {
-      instant += 1_000;
+      instant = Math.max(instant + 1, Date.now());
       return { at: instant, requestedAt: instant };
+    };
+    const afterNow = async () => {
+      const now = Date.now();
+      while (Date.now() <= now) await new Promise((resolve) => setImmediate(resolve));
     };
 
     async function readAll(from: PetRepository, status?: Pet['status']): Promise<Pet[]> {
@@ -127,6 +132,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     it('refuses a status change when the status changed after the request arrived, but not a change of other fields', async () => {
       const [rex] = await createMany(1);
       const arrived = tick().requestedAt;
+      await afterNow();
       await repository.update(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
       const late = { at: tick().at, requestedAt: arrived };
       expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, late)).toBeNull();
