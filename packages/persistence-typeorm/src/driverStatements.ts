@@ -196,11 +196,11 @@ function postgresStatements(dataSource: DataSource): PetStatements {
   const text = {
     ...sql((n) => `$${n}`),
     insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
-    // A status change is dated by PostgreSQL's clock as it writes ($5 is not used), as close to its commit as can be:
-    // a request that arrives while it is under way then counts as overtaken.
+    // A status change is dated by PostgreSQL's clock as it writes (if later than $5), as close to its commit as can
+    // be: a request that arrives while it is under way then counts as overtaken.
     update: sql((n) => `$${n}`)
       .update.replace(' RETURNING ', ` AND ${beforeDeadline('$10')} RETURNING `)
-      .replace(' ELSE $5 END', ' ELSE ($5::bigint * 0 + (extract(epoch from clock_timestamp()) * 1000)::bigint) END'),
+      .replace(' ELSE $5 END', ' ELSE GREATEST($5::bigint, (extract(epoch from clock_timestamp()) * 1000)::bigint) END'),
   };
   const named = !timeoutsPerTransaction(dataSource);
   const rows = async (name: string, query: string, values: unknown[]) =>
