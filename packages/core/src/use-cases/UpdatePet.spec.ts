@@ -139,9 +139,11 @@ describe('UpdatePet', () => {
   it('of pending -> sold and pending -> available sent together, exactly one wins', async () => {
     for (let round = 0; round < 20; round++) {
       const pending = await pets.create(aPetDraft({ status: 'pending' }));
+      // Either may be written first.
+      const [first, second] = round % 2 ? (['sold', 'available'] as const) : (['available', 'sold'] as const);
       const results = await Promise.allSettled([
-        updatePet.execute({ petId: pending.id, patch: { status: 'sold' } }),
-        updatePet.execute({ petId: pending.id, patch: { status: 'available' } }),
+        updatePet.execute({ petId: pending.id, patch: { status: first } }),
+        updatePet.execute({ petId: pending.id, patch: { status: second } }),
       ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { code: 'invalid_transition' } });

@@ -28,8 +28,8 @@ const ATTEMPTS = 20;
  * only move as the transition rules allow. The change applies to the pet as it is when it is written: it is
  * validated against the stored version and written only if that version is still current, else read again and
  * re-validated. A status change is judged against the status as it was when the request arrived: if another change
- * moved the status after that (while this request was in flight), it is refused as an invalid transition rather
- * than applied to a status the caller never saw. Changing nothing is not a change (same version). Throws
+ * moved the status after that (while this request was in flight, whether before or after this one first read it),
+ * it is refused as an invalid transition rather than applied to a status the caller never saw. Changing nothing is not a change (same version). Throws
  * NotFoundError, PreconditionFailedError (If-Match), InvalidTransitionError or ValidationError; nothing is stored then.
  */
 export class UpdatePet {
@@ -42,13 +42,18 @@ export class UpdatePet {
     const checked = parsePetPatch(patch);
     const id = parsePetId(petId);
     let refused: Pet | undefined;
+    let firstSeen: PetStatus | undefined;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const current = id === null ? null : await this.pets.findById(id);
       if (!current) throw new NotFoundError(`No pet with id ${String(petId)}.`);
       if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.includes(current.version)) throw new PreconditionFailedError(current);
       const next: PetDraft = { name: current.name, categoryId: current.categoryId, status: current.status, ...checked };
-      // Refused at this very version: what refused it was the status, changed after this request arrived.
-      if (refused?.version === current.version) throw overtaken(current.status, next.status);
+      firstSeen ??= current.status;
+      // Refused at this very version (what refused it was the status, changed after this request arrived), or the
+      // status moved since this request first read it: either way another change of the status overtook this one.
+      if (next.status !== current.status && (refused?.version === current.version || current.status !== firstSeen)) {
+        throw overtaken(current.status, next.status);
+      }
       if (!isAllowedTransition(current.status, next.status))
         throw new InvalidTransitionError(current.status, next.status, PET_TRANSITIONS[current.status]);
       if (next.name === current.name && next.categoryId === current.categoryId && next.status === current.status) return current;
