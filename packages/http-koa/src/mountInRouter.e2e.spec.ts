@@ -68,7 +68,7 @@ async function expectInterfaceUnder(root: string, base: string, secret: string):
     body: { code: 'method_not_allowed', status: 405 },
   });
   const options = await fetch(`${root}${base}/pets/1`, { method: 'OPTIONS' });
-  expect({ status: options.status, allow: options.headers.get('allow') }).toEqual({ status: 204, allow: 'GET, HEAD, OPTIONS' });
+  expect({ status: options.status, allow: options.headers.get('allow') }).toEqual({ status: 204, allow: 'GET, HEAD, PATCH, OPTIONS' });
 
   for (const unknown of [`${base}/nothing`, `${base}/pets/`, `${base}/PETS`, `${base}/pets/1/more`]) {
     const response = await fetch(`${root}${unknown}`, { headers });
