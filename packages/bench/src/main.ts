@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { randomPages, type RandomPage } from './randomPages.js';
-import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
+import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, startProductServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 import { soak } from './soak/soak.js';
 
@@ -158,11 +158,16 @@ async function scenarios(...all: Scenario[]): Promise<void> {
 /** One scenario against the floor. */
 const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
-async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
+/** The product on a SQLite file of `count` pets; `nodeFlags`: its V8 flags, by default its bin's. */
+async function sqliteServer(
+  count: number,
+  env: Record<string, string> = {},
+  nodeFlags?: readonly string[],
+): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startNodeServer('benchServer.js', { DATABASE_URL: `sqlite:${path}`, ...env }, PIN);
+  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, nodeFlags);
   return { server, key };
 }
 
@@ -191,6 +196,9 @@ const RANDOM_PAGES = [
 let pages: RandomPage[] = [];
 /** One request that takes these paths in turn (the same sequence for every server). */
 const cycling = (paths: string[]): Request[] => [{ path: paths[0] ?? '/v1/pets', paths }];
+
+/** The product with its bin's V8 flags, and without any. */
+const V8_FLAGS_PAIR = ['random pages (10k pets, V8 flags)', 'random pages (10k pets, no V8 flags)'] as const;
 
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
@@ -279,6 +287,17 @@ try {
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
+  // The server's V8 flags priced: two servers, with and without them, head to head on the random pages. Only when
+  // `--only` names both scenarios (docs/performance.md).
+  if (ONLY?.has(V8_FLAGS_PAIR[0]) && ONLY.has(V8_FLAGS_PAIR[1])) {
+    const flagged = await sqliteServer(10_000);
+    const bare = await sqliteServer(10_000, {}, []);
+    const walked = await randomPages(flagged.server.port, flagged.key);
+    const requests = cycling(walked.map((p) => p.product));
+    await scenarios({ name: V8_FLAGS_PAIR[0], ...flagged, requests }, { name: V8_FLAGS_PAIR[1], ...bare, requests });
+    await flagged.server.stop();
+    await bare.server.stop();
+  }
   for (const count of [1_000, 1_000_000]) {
     if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
     const { server, key } = await sqliteServer(count);
@@ -297,13 +316,13 @@ try {
   if (postgres) {
     await seedPostgres(postgres.url, 10_000);
     const key = await benchKey(postgres.url);
-    const server = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url }, PIN);
+    const server = await startProductServer({ DATABASE_URL: postgres.url }, PIN);
     await scenario('list (10k pets, PostgreSQL)', server, key, [{ path: '/v1/pets?limit=20' }]);
     await server.stop();
     const redis = await startRedis();
     if (redis) {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
-      const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
+      const scaled = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
       const peer = wanted('peer: hand-written Koa + pg + ioredis random pages')
         ? await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN)
@@ -403,6 +422,11 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
     '>= 1.0',
   ),
 ];
+const flagsPrice = headToHead(...V8_FLAGS_PAIR);
+if (flagsPrice.ratio !== null) {
+  const peaks = V8_FLAGS_PAIR.map((name) => find(name)?.peakRssMb);
+  summary.push({ measure: `V8 flags / none (peak RSS ${peaks[0] ?? '-'} / ${peaks[1] ?? '-'} MB)`, ...flagsPrice, target: 'keep if it pays' });
+}
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(
   `\n| Ratio | requests/s | CPU per request | target |\n|---|---:|---:|---|\n${summary

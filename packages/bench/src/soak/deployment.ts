@@ -2,7 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { eventually, freePort, issueUnlimitedKey, runCli, SERVER_ENTRY, type RunningPostgres, type RunningRedis } from '@petstore/test-support';
+import {
+  eventually,
+  freePort,
+  issueUnlimitedKey,
+  runCli,
+  SERVER_ENTRY,
+  SERVER_NODE_FLAGS,
+  type RunningPostgres,
+  type RunningRedis,
+} from '@petstore/test-support';
 
 /** One server process of the deployment, on fixed ports so that it comes back where the proxy expects it. */
 export class Instance {
@@ -25,12 +34,12 @@ export class Instance {
   }
 
   /**
-   * Starts the built server (`packages/app/dist/main.js`) and waits until it answers /livez. Its log goes to a file
+   * Starts the built server as its bin does (`packages/app/dist/main.js` with the server's V8 flags) and waits until it answers /livez. Its log goes to a file
    * (appended across restarts), not through this process, which must not spend its CPU on reading it.
    */
   async start(): Promise<void> {
     const log = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, [SERVER_ENTRY], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
       env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...this.env, PORT: String(this.port), METRICS_PORT: String(this.metricsPort) },
       stdio: ['ignore', log, log],
     });
