@@ -437,28 +437,30 @@ process.stdout.write(
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${pinned ? ', server on CPU 0, load generator on CPU 1' : PIN ? ', not pinned (no taskset)' : ', not pinned (--no-pin)'}`;
 process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v, s]) => `- ${t}: ${v ?? '-'} (${s})`).join('\n')}\n`);
 
-const results = join(REPO, 'bench-results');
-mkdirSync(results, { recursive: true });
-const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`);
-writeFileSync(
-  file,
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      quick: QUICK,
-      connections: CONNECTIONS,
-      durationSeconds: DURATION,
-      rounds: ROUNDS,
-      machine,
-      rows,
-      targets,
-      summary,
-    },
-    null,
-    2,
-  ),
-);
-process.stdout.write(`\nWritten to ${file}\n`);
+// A full run's figures are kept in bench-results/ (not in git); a quick run (the smoke test) judges no speed and keeps none.
+if (!QUICK) {
+  const results = join(REPO, 'bench-results');
+  mkdirSync(results, { recursive: true });
+  const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        rounds: ROUNDS,
+        machine,
+        rows,
+        targets,
+        summary,
+      },
+      null,
+      2,
+    ),
+  );
+  process.stdout.write(`\nWritten to ${file}\n`);
+}
 
 const errors = rows.reduce((sum, r) => sum + r.errors, 0);
 if (errors > 0) {
