@@ -9,22 +9,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const depcruise = join(root, 'node_modules', '.bin', 'depcruise');
 const config = join(root, '.dependency-cruiser.cjs');
 
-interface Violation {
-  rule: { name: string };
-  from: string;
-  to: string;
-}
-
 const run = promisify(execFile);
 
-/** The exit code of the command-line check (`pnpm lint` runs the same) and the violations it reports. */
-async function cruise(cwd: string): Promise<{ exitCode: number; violations: Violation[] }> {
-  const exitCode = await run(depcruise, ['packages', '--config', config], { cwd }).then(
-    () => 0,
-    (error: { code: number }) => error.code,
+/**
+ * One run of the command-line check (`pnpm lint` runs it on the tree itself): its exit code, the number of errors,
+ * and the violations it prints (`  error <rule>: <from> → <to>`) as `<rule>: <from> -> <to>`.
+ */
+async function cruise(cwd: string): Promise<{ exitCode: number; violations: string[] }> {
+  const { exitCode, stdout } = await run(depcruise, ['packages', '--config', config, '--output-type', 'err'], { cwd }).then(
+    (result) => ({ exitCode: 0, stdout: result.stdout }),
+    (error: { code: number; stdout: string }) => ({ exitCode: error.code, stdout: error.stdout }),
   );
-  const { stdout } = await run(depcruise, ['packages', '--config', config, '--output-type', 'json'], { cwd });
-  return { exitCode, violations: (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations };
+  const violations = [...stdout.matchAll(/^ {2}error (\S+): (\S+) → (\S+)$/gm)].map(([, rule, from, to]) => `${rule}: ${from} -> ${to}`);
+  return { exitCode, violations };
 }
 
 describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
@@ -32,10 +29,6 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
   afterAll(async () => {
     await Promise.all(probes.map((dir) => rm(dir, { recursive: true, force: true })));
   });
-
-  it('passes on this tree', async () => {
-    expect(await cruise(root)).toEqual({ exitCode: 0, violations: [] });
-  }, 60_000);
 
   it('fails on every forbidden edge', async () => {
     const probe = await mkdtemp(join(root, '.tmp-arch-probe-'));
@@ -60,8 +53,8 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
     }
 
     const { exitCode, violations } = await cruise(probe);
-    expect(exitCode).not.toBe(0);
-    const found = violations.map((v) => `${v.rule.name}: ${v.from.replace('packages/', '')} -> ${v.to}`).sort();
+    const found = violations.map((violation) => violation.replace('packages/', '')).sort();
+    expect(exitCode).toBe(found.length);
     expect(found).toEqual(
       [
         ...files['core/src/bad.ts']!.map((name) => `core-stays-pure: core/src/bad.ts -> ${name}`),

@@ -3,5 +3,4 @@ export { closeContainer, createContainer } from './container.js';
 export { TOKENS, type Closer, type ReadinessCheck, type TracingHooks } from './tokens.js';
 export { startServer, type RunningServer } from './server.js';
 export { Metrics } from './metrics.js';
-export { SERVER_V8_FLAGS, setServerV8Flags } from './v8Flags.js';
 export { runCli } from './cli/runCli.js';

@@ -1,8 +1,5 @@
 #!/usr/bin/env node
 import type { Config } from './config.js';
-import { setServerV8Flags } from './v8Flags.js';
-
-setServerV8Flags();
 
 // Traces only when an OTLP endpoint is set: the SDK starts, and hooks the modules it instruments (http, pg,
 // ioredis), before any of them is imported, so everything else is imported after it. Unset, no OpenTelemetry

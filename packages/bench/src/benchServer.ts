@@ -1,11 +1,9 @@
 // The real server, built from the same composition root as `packages/app/dist/main.js` (startServer), with one
 // option for the benchmark: BENCH_ADMIT_ALL=1 replaces the rate-limit store with one that admits everything, to
 // price the limiter.
-import { createContainer, loadConfig, startServer, TOKENS, setServerV8Flags } from '@petstore/app';
+import { createContainer, loadConfig, startServer, TOKENS } from '@petstore/app';
 import type { RateLimitStore } from '@petstore/core';
 
-// As packages/app/src/main.ts does.
-setServerV8Flags();
 const config = loadConfig();
 const container = createContainer(config);
 if (process.env['BENCH_ADMIT_ALL'] === '1') {

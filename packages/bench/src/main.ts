@@ -7,7 +7,7 @@ import { startPgBouncer, startPostgres, startRedis, startRedisCluster, type Runn
 import autocannon from 'autocannon';
 import { randomPages, type RandomPage } from './randomPages.js';
 import { transitions } from './transitions.js';
-import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, type Started } from './processes.js';
+import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, startProductServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 import { soak } from './soak/soak.js';
 
@@ -174,11 +174,16 @@ async function scenarios(...all: Scenario[]): Promise<void> {
 /** One scenario against the floor. */
 const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
-async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
+/** The product on a SQLite file of `count` pets; `nodeFlags`: its V8 flags, by default its bin's. */
+async function sqliteServer(
+  count: number,
+  env: Record<string, string> = {},
+  nodeFlags?: readonly string[],
+): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startNodeServer('benchServer.js', { DATABASE_URL: `sqlite:${path}`, ...env }, PIN);
+  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, nodeFlags);
   return { server, key };
 }
 
@@ -238,6 +243,9 @@ const withTransitions = (paths: string[]): Request[] => [
   ...Array.from({ length: 49 }, () => ({ path: paths[0] ?? '/v1/pets', paths })),
   { method: 'PATCH', path: changes.paths[0]!, paths: changes.paths, bodies: changes.bodies, headers: { 'Content-Type': 'application/json' } },
 ];
+
+/** The product with its bin's V8 flags, and without any. */
+const V8_FLAGS_PAIR = ['random pages (10k pets, V8 flags)', 'random pages (10k pets, no V8 flags)'] as const;
 
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
@@ -302,7 +310,7 @@ async function behindPgBouncer(postgres: RunningPostgres, key: string, redisUrl:
       }
       try {
         const env = { DATABASE_URL: pgbouncer.url, ...(cluster?.env ?? { REDIS_URL: redisUrl }) };
-        const server = await startNodeServer('benchServer.js', { ...env, DATABASE_POOL_MODE: 'transaction' }, PIN);
+        const server = await startProductServer({ ...env, DATABASE_POOL_MODE: 'transaction' }, PIN);
         const peer = wanted(pair.peer) ? await startNodeServer('peerPostgres.js', { ...env, PEER_STATEMENTS: 'unnamed' }, PIN) : null;
         await scenarios(
           { name: pair.product, server, key, requests: cycling(pages.map((p) => p.product)) },
@@ -383,6 +391,17 @@ try {
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
+  // The server's V8 flags priced: two servers, with and without them, head to head on the random pages. Only when
+  // `--only` names both scenarios (docs/performance.md).
+  if (ONLY?.has(V8_FLAGS_PAIR[0]) && ONLY.has(V8_FLAGS_PAIR[1])) {
+    const flagged = await sqliteServer(10_000);
+    const bare = await sqliteServer(10_000, {}, []);
+    const walked = await randomPages(flagged.server.port, flagged.key);
+    const requests = cycling(walked.map((p) => p.product));
+    await scenarios({ name: V8_FLAGS_PAIR[0], ...flagged, requests }, { name: V8_FLAGS_PAIR[1], ...bare, requests });
+    await flagged.server.stop();
+    await bare.server.stop();
+  }
   for (const count of [1_000, 1_000_000]) {
     if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
     const { server, key } = await sqliteServer(count);
@@ -403,13 +422,13 @@ try {
   if (postgres) {
     await seedPostgres(postgres.url, 10_000);
     const key = await benchKey(postgres.url);
-    const server = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url }, PIN);
+    const server = await startProductServer({ DATABASE_URL: postgres.url }, PIN);
     await scenario('list (10k pets, PostgreSQL)', server, key, [{ path: '/v1/pets?limit=20' }]);
     await server.stop();
     const redis = await startRedis();
     if (redis) {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
-      const scaled = await startNodeServer('benchServer.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
+      const scaled = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
       const peer = wanted('peer: hand-written Koa + pg + ioredis random pages', 'peer: hand-written Koa + pg + ioredis random pages + 2% transitions')
         ? await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN)
@@ -548,6 +567,11 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
   versus('PgBouncer + Redis random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[0]!.product, PGBOUNCER_PAIRS[0]!.peer, '>= 1.0'),
   versus('PgBouncer + Redis Cluster random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[1]!.product, PGBOUNCER_PAIRS[1]!.peer, '>= 1.0'),
 ];
+const flagsPrice = headToHead(...V8_FLAGS_PAIR);
+if (flagsPrice.ratio !== null) {
+  const peaks = V8_FLAGS_PAIR.map((name) => find(name)?.peakRssMb);
+  summary.push({ measure: `V8 flags / none (peak RSS ${peaks[0] ?? '-'} / ${peaks[1] ?? '-'} MB)`, ...flagsPrice, target: 'keep if it pays' });
+}
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(
   `\n| Ratio | requests/s | CPU per request | target |\n|---|---:|---:|---|\n${summary
@@ -558,28 +582,30 @@ process.stdout.write(
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${pinned ? ', server on CPU 0, load generator on CPU 1' : PIN ? ', not pinned (no taskset)' : ', not pinned (--no-pin)'}`;
 process.stdout.write(`\n${table}\n\nTargets (${machine}):\n${targets.map(([t, v, s]) => `- ${t}: ${v ?? '-'} (${s})`).join('\n')}\n`);
 
-const results = join(REPO, 'bench-results');
-mkdirSync(results, { recursive: true });
-const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}${QUICK ? '-quick' : ''}.json`);
-writeFileSync(
-  file,
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      quick: QUICK,
-      connections: CONNECTIONS,
-      durationSeconds: DURATION,
-      rounds: ROUNDS,
-      machine,
-      rows,
-      targets,
-      summary,
-    },
-    null,
-    2,
-  ),
-);
-process.stdout.write(`\nWritten to ${file}\n`);
+// A full run's figures are kept in bench-results/ (not in git); a quick run (the smoke test) judges no speed and keeps none.
+if (!QUICK) {
+  const results = join(REPO, 'bench-results');
+  mkdirSync(results, { recursive: true });
+  const file = join(results, `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        connections: CONNECTIONS,
+        durationSeconds: DURATION,
+        rounds: ROUNDS,
+        machine,
+        rows,
+        targets,
+        summary,
+      },
+      null,
+      2,
+    ),
+  );
+  process.stdout.write(`\nWritten to ${file}\n`);
+}
 
 const errors = rows.reduce((sum, r) => sum + r.errors, 0);
 if (errors > 0) {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchNodeProcess } from '@petstore/test-support';
+import { launchNodeProcess, SERVER_NODE_FLAGS } from '@petstore/test-support';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = join(here, '..', '..', '..');
@@ -15,10 +15,11 @@ export interface Started {
 
 /**
  * Starts a Node.js script that reports `ready <port>` on stderr. Its stdout (the request log) is not read, so that
- * the benchmark process does not spend CPU on it.
+ * the benchmark process does not spend CPU on it. `nodeArgs`: Node's options.
  */
-export async function startNodeServer(script: string, env: Record<string, string>, pin = true): Promise<Started> {
+export async function startNodeServer(script: string, env: Record<string, string>, pin = true, nodeArgs: readonly string[] = []): Promise<Started> {
   const launched = await launchNodeProcess(join(here, script), {
+    nodeArgs: [...nodeArgs],
     env: { NODE_ENV: 'production', PORT: '0', ...env },
     readyWhen: /ready (\d+)/,
     stdout: 'ignore',
@@ -27,6 +28,13 @@ export async function startNodeServer(script: string, env: Record<string, string
   if (pin) pinToCpu(pid, 0);
   return { port: Number(launched.ready[1]), pid, stop: async () => void (await launched.stop()) };
 }
+
+/**
+ * The product's server (benchServer.js), with the V8 flags its bin (`petstore-server`) runs it with unless
+ * `nodeFlags` says otherwise.
+ */
+export const startProductServer = (env: Record<string, string>, pin = true, nodeFlags: readonly string[] = SERVER_NODE_FLAGS) =>
+  startNodeServer('benchServer.js', env, pin, nodeFlags);
 
 /** Peak resident set size of a process so far, in MB (Linux). */
 export function peakRssMb(pid: number): number | null {

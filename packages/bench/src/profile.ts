@@ -16,9 +16,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startPostgres, startRedis } from '@petstore/test-support';
+import { SERVER_NODE_FLAGS, startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
-import { startNodeServer } from './processes.js';
+import { startProductServer } from './processes.js';
 import { randomPages } from './randomPages.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
@@ -64,13 +64,12 @@ function areaOf({ functionName, url }: ProfileNode['callFrame']): string {
 
 /** benchServer.js (or a peer) under `node --cpu-prof` (not allowed in NODE_OPTIONS, hence a spawn of our own) or `--perf-basic-prof`. */
 async function startProfiledServer(env: Record<string, string>) {
-  const script = join(
-    dirname(fileURLToPath(import.meta.url)),
-    { peer: 'peer.js', 'peer-postgres': 'peerPostgres.js', floor: 'floor.js' }[deployment] ?? 'benchServer.js',
-  );
+  const peer = { peer: 'peer.js', 'peer-postgres': 'peerPostgres.js', floor: 'floor.js' }[deployment];
+  const script = join(dirname(fileURLToPath(import.meta.url)), peer ?? 'benchServer.js');
   // V8 also writes a log of its code events when it names code for perf: into the scratch directory, not the cwd.
   const flags = withPerf ? ['--perf-basic-prof', `--logfile=${join(work, 'v8.log')}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
-  const child = spawn(process.execPath, [...flags, script], {
+  // The product with its bin's V8 flags, as the benchmark runs it.
+  const child = spawn(process.execPath, [...(peer ? [] : SERVER_NODE_FLAGS), ...flags, script], {
     env: { PATH: process.env['PATH'], NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -107,7 +106,7 @@ async function run(): Promise<void> {
   let paths = ['/v1/pets?limit=20'];
   if (temperature === 'random') {
     // The benchmark's random pages, found by walking the listings on the real server (not profiled).
-    const walker = await startNodeServer('benchServer.js', env, false);
+    const walker = await startProductServer(env, false);
     const pages = await randomPages(walker.port, key);
     await walker.stop();
     paths = pages.map((page) => (deployment.startsWith('peer') ? page.peer : page.product));

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface LaunchOptions {
   args?: string[];
+  /** Node's own options, before the entry (`--no-allocation-site-pretenuring`). */
+  nodeArgs?: string[];
   /** The environment: only PATH and HOME are inherited. */
   env?: Record<string, string>;
   /** Resolves once the output (stdout and stderr) matches this. */
@@ -29,9 +31,9 @@ const processEnv = (env: Record<string, string> = {}): NodeJS.ProcessEnv => ({ P
 /** Starts a Node.js program and waits until its output says it is ready. */
 export async function launchNodeProcess(
   entry: string,
-  { args = [], env, readyWhen, timeoutMs = 30_000, stdout = 'pipe' }: LaunchOptions,
+  { args = [], nodeArgs = [], env, readyWhen, timeoutMs = 30_000, stdout = 'pipe' }: LaunchOptions,
 ): Promise<LaunchedProcess> {
-  const child = spawn(process.execPath, [entry, ...args], { env: processEnv(env), stdio: ['ignore', stdout, 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], { env: processEnv(env), stdio: ['ignore', stdout, 'pipe'] });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {

@@ -1,12 +1,14 @@
-import type { Config } from 'jest';
+// Plain JavaScript, so that every supported Node loads it as it is (no TypeScript loader).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const packages = readdirSync(join(__dirname, 'packages'));
-const src = (name: string, file = 'index.ts') => join(__dirname, 'packages', name, 'src', file);
+const root = import.meta.dirname;
+const packages = readdirSync(join(root, 'packages'));
+const src = (name, file = 'index.ts') => join(root, 'packages', name, 'src', file);
 
 // Tests run on the TypeScript sources (no build needed); workspace imports are mapped to them.
-const moduleNameMapper: Record<string, string> = {
+/** @type {Record<string, string>} */
+const moduleNameMapper = {
   '^@petstore/core/testing$': src('core', 'testing/index.ts'),
   '^@petstore/core/contracts$': src('core', 'testing/contracts/index.ts'),
   '^@petstore/test-support/jest$': src('test-support', 'jest.ts'),
@@ -15,23 +17,24 @@ const moduleNameMapper: Record<string, string> = {
 for (const name of packages) if (existsSync(src(name))) moduleNameMapper[`^@petstore/${name}$`] = src(name);
 
 const common = {
-  rootDir: __dirname,
+  rootDir: root,
   roots: [...packages.map((name) => `<rootDir>/packages/${name}/src`), '<rootDir>/examples/src'],
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper,
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: join(__dirname, 'tsconfig.spec.json') }] },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: join(root, 'tsconfig.spec.json') }] },
 };
 
 // One project per kind of test, each with a default timeout that fits what it does on a loaded 2-core machine
 // (unit 5 s: pure, no I/O; integration 60 s: databases and Redis; e2e 120 s: processes, browsers), set by a setup file.
-const config: Config = {
-  projects: (['unit', 'integration', 'e2e'] as const).map((kind) => ({
+/** @type {import('jest').Config} */
+const config = {
+  projects: ['unit', 'integration', 'e2e'].map((kind) => ({
     ...common,
     displayName: kind,
     testMatch: [kind === 'unit' ? '**/*.spec.ts' : `**/*.${kind === 'integration' ? 'int' : 'e2e'}.spec.ts`],
     testPathIgnorePatterns: kind === 'unit' ? ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] : [],
-    setupFilesAfterEnv: [join(__dirname, 'packages', 'test-support', 'src', 'jestTimeouts', `${kind}.ts`)],
+    setupFilesAfterEnv: [join(root, 'packages', 'test-support', 'src', 'jestTimeouts', `${kind}.ts`)],
   })),
   // Two suites at a time, whatever the machine: Jest's default (cores - 1) runs CI's 2 cores in one process, and the
   // end-to-end suites spend most of their time waiting on the servers, databases and browsers they start. The tests
