@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { describeWithPostgres } from '@petstore/test-support/jest';
 
 const ADMIN_TOKEN = 'e2e-admin-token-5f1c0a9e7b3d2c4a6e8f0b1d3c5a7e9f';
 const dir = mkdtempSync(join(tmpdir(), 'petstore-admin-'));
@@ -69,6 +70,40 @@ describe('the built server with ADMIN_TOKEN', () => {
     for (const id of ['createKey', 'listKeys', 'getKey', 'updateKey', 'rotateKey', 'revokeKey', 'unbanKey', 'getKeyUsage', 'listAuditEvents']) {
       expect(ids).toContain(`"operationId":"${id}"`);
     }
+  });
+});
+
+describeWithPostgres('the built server with ADMIN_TOKEN on PostgreSQL', (postgres) => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await spawnServer({ DATABASE_URL: postgres().url, ADMIN_TOKEN, ADMIN_PORT: '0' });
+  }, 30_000);
+  afterAll(() => server.stop());
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.adminUrl!}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it.each([
+    ['GET', '/keys/a%00', undefined],
+    ['GET', '/keys/key_%00abc', undefined],
+    ['PATCH', '/keys/a%00', { name: 'x' }],
+    ['POST', '/keys/a%00/rotate', undefined],
+    ['POST', '/keys/a%00/revoke', undefined],
+    ['POST', '/keys/a%00/unban', undefined],
+    ['GET', '/keys/a%00/usage', undefined],
+    ['GET', '/keys/%E2%80%AE/usage', undefined],
+  ])('answers %s %s, an id no key can have, with 404 like any unknown id', async (method, path, body) => {
+    const response = await admin(method, path, body);
+    expect([response.status, await response.json()]).toEqual([404, { code: 'not_found', status: 404, message: expect.stringMatching(/^No API key with id /) }]);
+  });
+
+  it('refuses audit-events?keyId= with a NUL byte with 400 on keyId', async () => {
+    const response = await admin('GET', '/audit-events?keyId=a%00');
+    expect([response.status, await response.json()]).toMatchObject([400, { code: 'validation_error', details: [{ field: 'keyId' }] }]);
   });
 });
 

@@ -41,10 +41,6 @@ export function generateApiKeySecret(): string {
   return body + apiKeyChecksum(body);
 }
 
-export function generateApiKeyId(): string {
-  return `key_${randomBytes(8).toString('hex')}`;
-}
-
 /**
  * Keys are high-entropy, so a fast unsalted SHA-256 is enough: it is only the lookup index of the secret. Once per
  * request, hence the one-shot `hash` (no Hash object).

@@ -48,4 +48,12 @@ describe('GetApiKey', () => {
   it('answers not_found for an unknown id', async () => {
     await expect(store.getApiKey.execute('key_nope')).rejects.toMatchObject({ code: 'not_found', message: 'No API key with id key_nope.' });
   });
+
+  it.each(['a\u0000', 'key_\u0000', 'key_a\u202e', 'key_', `key_${'a'.repeat(61)}`])(
+    'answers not_found for %j, an id no key can have, without asking the store',
+    async (id) => {
+      ports.keys.findById = () => Promise.reject(new Error('asked the store'));
+      await expect(store.getApiKey.execute(id)).rejects.toMatchObject({ code: 'not_found', message: `No API key with id ${JSON.stringify(id)}.` });
+    },
+  );
 });

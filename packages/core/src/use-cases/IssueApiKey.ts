@@ -1,5 +1,6 @@
 import type { ApiKey } from '../access/ApiKey.js';
-import { generateApiKeyId, generateApiKeySecret, hashApiKeySecret } from '../access/ApiKeySecret.js';
+import { generateApiKeySecret, hashApiKeySecret } from '../access/ApiKeySecret.js';
+import { generateApiKeyId } from '../access/KeyId.js';
 import type { AuditActor } from '../access/AuditEvent.js';
 import { toKeyView, type KeyView } from '../access/KeyView.js';
 import { PLANS } from '../access/Plan.js';

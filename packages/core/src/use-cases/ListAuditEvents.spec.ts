@@ -48,6 +48,8 @@ describe('ListAuditEvents', () => {
   it.each<[Record<string, unknown>, string[]]>([
     [{ keyId: '' }, ['keyId']],
     [{ keyId: 7 }, ['keyId']],
+    [{ keyId: 'key_a\u0000' }, ['keyId']],
+    [{ keyId: 'key_a\u202e' }, ['keyId']],
     [{ keyId: ['key_a', 'key_b'] }, ['keyId']],
     [{ limit: '0' }, ['limit']],
     [{ cursor: 'x' }, ['cursor']],

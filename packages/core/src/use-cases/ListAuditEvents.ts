@@ -1,4 +1,5 @@
 import type { AuditAction, AuditActor, AuditChange } from '../access/AuditEvent.js';
+import { isKeyId } from '../access/KeyId.js';
 import { parsePageQuery } from '../access/parsePageQuery.js';
 import { encodePositionCursor } from '../access/PositionCursor.js';
 import { ValidationError } from '../errors/ValidationError.js';
@@ -28,8 +29,8 @@ export class ListAuditEvents {
     const { keyId = null } = input;
     const listing = `audit|${typeof keyId === 'string' ? keyId : ''}`;
     const { query, problems } = parsePageQuery(input, listing, ['keyId']);
-    if (keyId !== null && !Array.isArray(keyId) && (typeof keyId !== 'string' || keyId === ''))
-      problems.push({ field: 'keyId', message: 'keyId must be a key id' });
+    if (keyId !== null && !Array.isArray(keyId) && !isKeyId(keyId))
+      problems.push({ field: 'keyId', message: 'keyId must be a key id: key_ followed by letters and digits' });
     if (problems.length > 0) throw new ValidationError(problems);
 
     const found = await this.log.list({ keyId: keyId as string | null, before: query.after, limit: query.limit + 1 });

@@ -1,12 +1,13 @@
 import type { ApiKey } from '../access/ApiKey.js';
+import { isKeyId } from '../access/KeyId.js';
 import { NotFoundError } from '../errors/NotFoundError.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import type { KeyStore } from '../ports/KeyStore.js';
 
-/** The key with this id, or NotFoundError. */
+/** The key with this id, or NotFoundError (without asking the store when no key can have this id). */
 export async function findKey(keys: KeyStore, id: string): Promise<ApiKey> {
-  const key = typeof id === 'string' ? await keys.findById(id) : null;
-  if (!key) throw new NotFoundError(`No API key with id ${String(id)}.`);
+  const key = isKeyId(id) ? await keys.findById(id) : null;
+  if (!key) throw new NotFoundError(`No API key with id ${isKeyId(id) ? id : JSON.stringify(id)}.`);
   return key;
 }
 
