@@ -277,7 +277,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       expect(JSON.parse((await run('keys', 'audit', id, '--json')).out).events).toHaveLength(1);
     });
 
-    it.each([['get'], ['update', '--name', 'x'], ['rotate'], ['revoke'], ['unban'], ['usage']])(
+    it.each([['get'], ['update', '--name', 'x'], ['rotate'], ['revoke'], ['usage']])(
       'answers keys %s with an unknown id with exit code 1 and a clear message',
       async (command, ...flags) => {
         expect(await run('keys', command, 'key_nope', ...flags)).toMatchObject({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
@@ -312,13 +312,16 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       expect((await getJson(id))['previousSecretExpiresAt']).toBeNull();
     });
 
-    it('unbans a key that is not banned, saying so (and that without REDIS_URL it sees no ban)', async () => {
+    it("refuses keys unban without REDIS_URL with exit code 2: the bans are in the servers' memory; nothing is audited", async () => {
       const id = await createdId();
-      expect(await run('keys', 'unban', id)).toEqual({
-        code: 0,
-        out: `${id} was not banned; nothing to lift.`,
-        err: expect.stringContaining('none of REDIS_URL, REDIS_CLUSTER_NODES and REDIS_SENTINELS is set'),
-      });
+      const result = await run('keys', 'unban', id);
+      expect(result).toMatchObject({ code: 2, out: '' });
+      expect(result.err).toBe(
+        "error: keys unban needs the servers' Redis settings (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): " +
+          'without Redis each server keeps its bans in its own memory, out of this ' +
+          "command's reach. Lift the ban with the server's admin API (POST /admin/v1/keys/ID/unban), or let it end.",
+      );
+      expect(JSON.parse((await run('keys', 'audit', id, '--json')).out).events.map((e: { action: string }) => e.action)).toEqual(['key.created']);
     });
 
     it('shows the requests per day over --days days, and refuses a bad --days', async () => {
@@ -365,7 +368,6 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       const id = /Created (key_[0-9a-f]{16})/.exec(created.err)![1]!;
       await run('keys', 'update', id, '--plan', 'pro', '--disable');
       const rotated = await run('keys', 'rotate', id, '--grace', '0');
-      await run('keys', 'unban', id);
       await run('keys', 'revoke', id);
       await createdId();
 
@@ -375,13 +377,13 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       };
       expect(audit.nextCursor).toBeNull();
       expect(audit.events.map((e) => [e.actor, e.action, e.keyId])).toEqual(
-        ['key.revoked', 'key.unbanned', 'key.rotated', 'key.updated', 'key.created'].map((action) => ['cli', action, id]),
+        ['key.revoked', 'key.rotated', 'key.updated', 'key.created'].map((action) => ['cli', action, id]),
       );
-      expect(audit.events[3]!.changes).toEqual({ plan: { before: 'free', after: 'pro' }, disabled: { before: false, after: true } });
+      expect(audit.events[2]!.changes).toEqual({ plan: { before: 'free', after: 'pro' }, disabled: { before: false, after: true } });
 
       const text = await run('keys', 'audit', id);
       expect(text.out.split('\n')[0]).toMatch(/^AT\s+ACTOR\s+ACTION\s+KEY\s+CHANGES$/);
-      expect(text.out).toMatch(new RegExp(`\\S+Z  cli    key.updated   ${id}  plan: free -> pro; disabled: false -> true`));
+      expect(text.out).toMatch(new RegExp(`\\S+Z  cli    key.updated  ${id}  plan: free -> pro; disabled: false -> true`));
       for (const secret of [created.out, rotated.out]) expect(text.out).not.toContain(secret);
 
       const all = await run('keys', 'audit', '--limit', '2');
@@ -389,7 +391,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       const older = /^Older events: petstore keys audit --limit 2 --before (\S+)$/.exec(all.err);
       expect(older).not.toBeNull();
       const rest = JSON.parse((await run('keys', 'audit', '--limit', '100', '--before', older![1]!, '--json')).out) as { events: unknown[] };
-      expect(rest.events).toHaveLength(4);
+      expect(rest.events).toHaveLength(3);
       expect(await run('keys', 'audit', '--before', 'bogus')).toMatchObject({ code: 1, err: expect.stringMatching(/^error: --before is invalid/) });
       expect(await run('keys', 'audit', 'a', 'b')).toMatchObject({ code: 2, err: expect.stringContaining('keys audit takes at most one key id') });
       expect(await run('keys', 'audit', '--limit', '101')).toMatchObject({ code: 2, err: expect.stringContaining('--limit must be a whole number') });
@@ -437,8 +439,10 @@ describeWithRedis('petstore keys usage with the shared Redis store', (redis) => 
     expect(parsed.bannedUntil).toBeGreaterThan(Date.now() / 1000 + 800);
     expect((await run('keys', 'usage', id)).out).toMatch(/\nBanned until \S+Z\.\n/);
     expect(await run('keys', 'unban', id)).toEqual({ code: 0, out: `Lifted the ban on ${id}.`, err: '' });
+    expect(await run('keys', 'unban', id)).toEqual({ code: 0, out: `${id} was not banned; nothing to lift.`, err: '' });
+    expect(await run('keys', 'unban', 'key_nope')).toEqual({ code: 1, out: '', err: 'error: No API key with id key_nope.' });
     expect((await run('keys', 'usage', id)).out).toMatch(/\nNot banned\.\n/);
     const audit = JSON.parse((await run('keys', 'audit', id, '--json')).out) as { events: { action: string; changes: object }[] };
-    expect(audit.events[0]).toMatchObject({ action: 'key.unbanned', changes: { bannedUntil: { before: expect.any(String), after: null } } });
+    expect(audit.events[1]).toMatchObject({ action: 'key.unbanned', changes: { bannedUntil: { before: expect.any(String), after: null } } });
   }, 60_000);
 });

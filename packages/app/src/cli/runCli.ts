@@ -39,8 +39,9 @@ const HELP = {
   revoke: `petstore keys revoke ID [--json]
     Revokes a key for good: running servers refuse it within KEY_CACHE_TTL_MS (2 s by default).`,
   unban: `petstore keys unban ID [--json]
-    Lifts the key's rate-limit ban (its counts stay). Reads REDIS_URL (or REDIS_CLUSTER_NODES, or REDIS_SENTINELS
-    and REDIS_SENTINEL_MASTER), like the servers.`,
+    Lifts the key's rate-limit ban (its counts stay) in the servers' shared Redis: reads REDIS_URL (or
+    REDIS_CLUSTER_NODES, or REDIS_SENTINELS and REDIS_SENTINEL_MASTER), like the servers. Without Redis each server
+    keeps its bans in its own memory: exits 2 and changes nothing (use the admin API's unbanKey instead).`,
   usage: `petstore keys usage ID [--days N] [--json]
     The key's plan, each window's limit, use, remaining and reset, and its ban, counting nothing; then its last use
     and its requests per UTC day over the last N days (default ${DEFAULT_USAGE_DAYS}). Reads REDIS_URL (or
@@ -259,8 +260,16 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       }
       case 'unban': {
         const { values, positionals } = parse(rest, {});
-        const { key, wasBanned } = await (await petStore()).unbanApiKey.execute(exactlyOneId(positionals, 'unban'), 'cli');
-        warnWithoutRedis();
+        const id = exactlyOneId(positionals, 'unban');
+        if (config.redis === null) {
+          io.err(
+            "error: keys unban needs the servers' Redis settings (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): " +
+              'without Redis each server keeps its bans in its own memory, out of this ' +
+              "command's reach. Lift the ban with the server's admin API (POST /admin/v1/keys/ID/unban), or let it end.",
+          );
+          return 2;
+        }
+        const { key, wasBanned } = await (await petStore()).unbanApiKey.execute(id, 'cli');
         io.out(values.json ? asJson(key) : wasBanned ? `Lifted the ban on ${key.id}.` : `${key.id} was not banned; nothing to lift.`);
         return 0;
       }
