@@ -98,7 +98,10 @@ describeWithPostgres('the built server with ADMIN_TOKEN on PostgreSQL', (postgre
     ['GET', '/keys/%E2%80%AE/usage', undefined],
   ])('answers %s %s, an id no key can have, with 404 like any unknown id', async (method, path, body) => {
     const response = await admin(method, path, body);
-    expect([response.status, await response.json()]).toEqual([404, { code: 'not_found', status: 404, message: expect.stringMatching(/^No API key with id /) }]);
+    expect([response.status, await response.json()]).toEqual([
+      404,
+      { code: 'not_found', status: 404, message: expect.stringMatching(/^No API key with id /) },
+    ]);
   });
 
   it('refuses audit-events?keyId= with a NUL byte with 400 on keyId', async () => {

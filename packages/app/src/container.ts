@@ -29,6 +29,7 @@ import {
 import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
 import { pino, type Logger } from 'pino';
 import { adminUrl, listeningUrl, type Config } from './config.js';
+import { credentialRedactor, type CredentialRedactor } from './credentialRedactor.js';
 import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
 import { oncePer } from './oncePer.js';
@@ -199,14 +200,17 @@ function useCasesModule(config: Config): ContainerModule {
   });
 }
 
-/** The metrics and the access-log line (`message`: `request`, `admin request`) of every answered request. */
-const logResponse = (metrics: Metrics, logger: Logger, message: string) => (record: ResponseRecord) => {
+/**
+ * The metrics and the access-log line (`message`: `request`, `admin request`) of every answered request. The line has
+ * the path without its query, and without a credential sent in it.
+ */
+const logResponse = (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor) => (record: ResponseRecord) => {
   metrics.record(record);
   logger.info(
     {
       requestId: record.requestId,
       method: record.method,
-      path: record.path,
+      path: redactor.path(record.path),
       route: record.route,
       status: record.status,
       durationMs: Math.round(record.durationMs * 100) / 100,
@@ -220,31 +224,33 @@ const logResponse = (metrics: Metrics, logger: Logger, message: string) => (reco
  * The same, once tracing has named the request's span, with its trace and span ids on the line (pino leaves out
  * undefined fields). A literal of its own: an object spread costs more than the line (docs/performance.md).
  */
-const logTracedResponse = (metrics: Metrics, logger: Logger, message: string, tracing: TracingHooks) => (record: ResponseRecord) => {
-  metrics.record(record);
-  const ids = tracing.requestEnded(record);
-  logger.info(
-    {
-      requestId: record.requestId,
-      method: record.method,
-      path: record.path,
-      route: record.route,
-      status: record.status,
-      durationMs: Math.round(record.durationMs * 100) / 100,
-      keyId: record.keyId,
-      traceId: ids?.traceId,
-      spanId: ids?.spanId,
-    },
-    message,
-  );
-};
+const logTracedResponse =
+  (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor, tracing: TracingHooks) => (record: ResponseRecord) => {
+    metrics.record(record);
+    const ids = tracing.requestEnded(record);
+    logger.info(
+      {
+        requestId: record.requestId,
+        method: record.method,
+        path: redactor.path(record.path),
+        route: record.route,
+        status: record.status,
+        durationMs: Math.round(record.durationMs * 100) / 100,
+        keyId: record.keyId,
+        traceId: ids?.traceId,
+        spanId: ids?.spanId,
+      },
+      message,
+    );
+  };
 
-const onResponseOf = (metrics: Metrics, logger: Logger, message: string, tracing: TracingHooks | null) =>
-  tracing === null ? logResponse(metrics, logger, message) : logTracedResponse(metrics, logger, message, tracing);
+const onResponseOf = (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor, tracing: TracingHooks | null) =>
+  tracing === null ? logResponse(metrics, logger, message, redactor) : logTracedResponse(metrics, logger, message, redactor, tracing);
 
 /** The public app, and the admin API's app when ADMIN_TOKEN is set. */
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
+    const redactor = credentialRedactor([config.admin?.token ?? '']);
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
       (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string, tracing: TracingHooks | null) =>
@@ -259,7 +265,7 @@ function httpModule(config: Config): ContainerModule {
             },
             onInternalError: (error, request) =>
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error'),
-            onResponse: onResponseOf(metrics, logger, 'request', tracing),
+            onResponse: onResponseOf(metrics, logger, 'request', redactor, tracing),
           },
         ),
       [
@@ -282,7 +288,7 @@ function httpModule(config: Config): ContainerModule {
             token: admin.token,
             onInternalError: (error, request) =>
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error (admin API)'),
-            onResponse: onResponseOf(metrics, logger, 'admin request', tracing),
+            onResponse: onResponseOf(metrics, logger, 'admin request', redactor, tracing),
           },
         ),
       [TOKENS.PetStore, TOKENS.Logger, TOKENS.Metrics, TOKENS.AdminUrl, TOKENS.Tracing],

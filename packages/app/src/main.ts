@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 // module is loaded (docs/decisions/0022-tracing.md).
 const tracing =
   process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] || process.env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']
-    ? await (await import('./tracing.js')).startTracing()
+    ? await (await import('./tracing.js')).startTracing({ adminToken: process.env['ADMIN_TOKEN'] })
     : null;
 const { ConfigError, loadConfig } = await import('./config.js');
 const { redact } = await import('@petstore/persistence-typeorm');

@@ -10,6 +10,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testi
 const dir = mkdtempSync(join(tmpdir(), 'petstore-tracing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+const ADMIN_TOKEN = 'e2e-traced-admin-token-7d2f0b4c9a1e3f5b8c6d0a2e4f6b8d0c';
 const SERVER = 2;
 const CLIENT = 3;
 /** W3C trace context of a caller: its trace id and its own span id, which becomes the server span's parent. */
@@ -49,7 +50,14 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     // One request over the limit, before its Retry-After, bans the key: both refusals in a few requests.
-    server = await spawnServer({ DATABASE_URL: databaseUrl, BAN_STRIKES: '1', BAN_STRIKE_INTERVAL_SECONDS: '0', ...tracingEnv(receiver) });
+    server = await spawnServer({
+      DATABASE_URL: databaseUrl,
+      BAN_STRIKES: '1',
+      BAN_STRIKE_INTERVAL_SECONDS: '0',
+      ADMIN_TOKEN,
+      ADMIN_PORT: '0',
+      ...tracingEnv(receiver),
+    });
     key = server.firstRunKey!;
     keyId = /API key \((key_[0-9a-f]+)\)/.exec(server.output())![1]!;
   }, 60_000);
@@ -178,6 +186,49 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
     );
     expect(JSON.parse(line)).toMatchObject({ status: 429, keyId: limitedId });
     for (const body of receiver.bodies()) expect(body).not.toContain(limited);
+  }, 60_000);
+
+  it('exports no credential sent in a URL: url.query and url.path are redacted, and so is the access log', async () => {
+    const sent: { path: string; traceId: string }[] = [];
+    const send = async (base: string, path: string) => {
+      const caller = callerContext();
+      const response = await fetch(`${base}${path}`, { headers: { traceparent: caller.traceparent, Authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      sent.push({ path, traceId: caller.traceId });
+    };
+    await send(server.url, `/pets?access_token=${key}`);
+    await send(server.url, `/pets?limit=5&token=not-a-key-shape&q=${encodeURIComponent(key)}`);
+    await send(server.url, `/pets/${key}`);
+    await send(server.adminUrl!, `/keys?Key=${ADMIN_TOKEN}`);
+    await send(server.adminUrl!, `/keys/${ADMIN_TOKEN}`);
+
+    const spans = await eventually(
+      () => {
+        const found = sent.map(({ traceId }) => serverSpanOf(receiver, traceId));
+        return found.every((span) => span !== undefined) && found;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(spans.map((span) => [span.attributes['url.path'], span.attributes['url.query']])).toEqual([
+      ['/v1/pets', 'access_token=REDACTED'],
+      ['/v1/pets', 'limit=5&token=REDACTED&q=REDACTED'],
+      ['/v1/pets/REDACTED', undefined],
+      ['/admin/v1/keys', 'Key=REDACTED'],
+      ['/admin/v1/keys/REDACTED', undefined],
+    ]);
+    for (const body of receiver.bodies()) {
+      expect(body).not.toContain(key);
+      expect(body).not.toContain(ADMIN_TOKEN);
+      expect(body).not.toContain('not-a-key-shape');
+    }
+    await eventually(() => server.output().includes('"path":"/admin/v1/keys/REDACTED"'), { timeoutMs: 30_000 });
+    expect(accessLog(server).map((line) => line['path'])).toContain('/v1/pets/REDACTED');
+    // The log lines (not the first-run banner, which prints the key once).
+    const logLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
+    expect(logLines.filter((line) => line.includes(key) || line.includes(ADMIN_TOKEN))).toEqual([]);
   }, 60_000);
 
   it('exports the spans still batched when stopped with SIGTERM', async () => {

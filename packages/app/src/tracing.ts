@@ -1,6 +1,7 @@
 // OpenTelemetry traces, exported over OTLP/HTTP. main.ts imports this module only when OTEL_EXPORTER_OTLP_ENDPOINT
 // (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, before it imports the server: nothing here is loaded otherwise
 // (docs/decisions/0022-tracing.md).
+import type { IncomingMessage } from 'node:http';
 import { register } from 'node:module';
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -11,6 +12,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { ResponseRecord } from '@petstore/http-koa';
 import type { StatementObserver } from '@petstore/persistence-typeorm';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
+import { credentialRedactor, type CredentialRedactor } from './credentialRedactor.js';
 import type { TracingHooks } from './tokens.js';
 
 export interface Tracing {
@@ -87,12 +89,25 @@ function sqliteStatements(): StatementObserver {
 }
 
 /**
+ * The request's path and query as its span records them (`url.path`, `url.query`), without credentials: a key sent
+ * as `?access_token=pst_...` is refused, but the instrumentation would otherwise export it. They replace the
+ * instrumentation's own values (it redacts a fixed list of signed-URL parameters only), before any processor sees them.
+ */
+function redactedUrlAttributes(redactor: CredentialRedactor, request: IncomingMessage): Record<string, string> {
+  const url = URL.parse(request.url ?? '/', 'http://localhost');
+  if (url === null) return {};
+  const query = url.search.slice(1);
+  return query === '' ? { 'url.path': redactor.path(url.pathname) } : { 'url.path': redactor.path(url.pathname), 'url.query': redactor.query(query) };
+}
+
+/**
  * Starts the OpenTelemetry SDK: OTLP/HTTP (JSON) exporter, W3C trace context, and the http, pg and ioredis
  * instrumentations only. The SDK reads the standard variables itself (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER,
  * OTEL_TRACES_SAMPLER_ARG, OTEL_BSP_*, OTEL_SDK_DISABLED...). The packages are ESM, so the modules to patch are
  * hooked by import-in-the-middle's loader, registered here for those modules alone: import the server after this.
  */
-export async function startTracing(): Promise<Tracing> {
+export async function startTracing(secrets: { adminToken: string | undefined }): Promise<Tracing> {
+  const redactor = credentialRedactor([secrets.adminToken ?? '']);
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
   const env = process.env;
@@ -106,7 +121,10 @@ export async function startTracing(): Promise<Tracing> {
     // Database and Redis calls are traced inside requests only, not the background ones (migrations, the usage flush).
     instrumentations: [
       // Load balancers' health checks would outnumber the requests: no trace for them.
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => HEALTH_CHECKS.has(request.url?.split('?')[0] ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => HEALTH_CHECKS.has(request.url?.split('?')[0] ?? ''),
+        startIncomingSpanHook: (request) => redactedUrlAttributes(redactor, request),
+      }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
     ],
