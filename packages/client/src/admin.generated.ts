@@ -422,7 +422,7 @@ export interface components {
          *     }
          */
         NewApiKey: {
-            /** @description For people: at most 100 characters, no control characters. */
+            /** @description For people: at most 100 characters; no control characters, bidirectional controls or line separators, as pet names. */
             name?: string;
             /** @enum {string} */
             plan: "free" | "pro" | "business" | "enterprise";
@@ -451,7 +451,7 @@ export interface components {
          *     }
          */
         ApiKeyUpdate: {
-            /** @description For people: at most 100 characters, no control characters. */
+            /** @description For people: at most 100 characters; no control characters, bidirectional controls or line separators, as pet names. */
             name?: string;
             /** @enum {string} */
             plan?: "free" | "pro" | "business" | "enterprise";

@@ -16,7 +16,8 @@ export { PreconditionFailedError } from './errors/PreconditionFailedError.js';
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
-export { parseNewPet, parsePetPatch, type NumberLiterals } from './pet/parseNewPet.js';
+export { parseNewPet, parsePetPatch } from './pet/parseNewPet.js';
+export type { NumberLiterals } from './input/integerLiterals.js';
 export { isAllowedTransition, PET_TRANSITIONS } from './pet/PetTransitions.js';
 export { LIST_LIMIT, readListPetsQuery, type ListPetsRequest } from './pet/ListPetsRequest.js';
 export { parsePetId } from './pet/parsePetId.js';

@@ -265,7 +265,8 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
         '--expires-at must be an ISO 8601 date and time with its offset, such as 2027-01-01T00:00:00Z, or never (got "2099-13-01T00:00:00Z")',
       ],
       [['--name', 'a', '--name', 'b'], 2, '--name is given twice: give it once'],
-      [['--name', 'a\u0007b'], 1, '--name must be text of at most 100 characters'],
+      [['--name', 'a\u0007b'], 1, '--name must not contain control characters'],
+      [['--name', 'a\u202Eb'], 1, '--name must not contain bidirectional controls or line or paragraph separators'],
       [['--colour', 'red'], 2, "Unknown option '--colour'"],
     ])('refuses keys update %j with exit code %i, changing nothing', async (flags, code, message) => {
       const id = await createdId();

@@ -1,4 +1,6 @@
 import type { FieldProblem } from '../errors/ValidationError.js';
+import { codePointCount, displayedTextProblem } from '../input/displayedText.js';
+import { integerLiteralProblems, type NumberLiterals } from '../input/integerLiterals.js';
 import { limitsOf, type LimitOverrides } from './ApiKey.js';
 import { isPlan, MAX_RATE_LIMIT, PLANS, type Plan } from './Plan.js';
 import { isScope, SCOPES, type Scope } from './Scope.js';
@@ -20,6 +22,7 @@ export type KeySettingName = keyof KeySettings;
 const NAME_MAX = 100;
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+const LIMIT_FIELDS: ReadonlySet<string> = new Set(['perMinute', 'perDay']);
 const isLimit = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_RATE_LIMIT;
 
 /** An ISO 8601 date and time with its offset (`2027-01-01T00:00:00Z`), on a real calendar day; else null. */
@@ -49,10 +52,12 @@ const invalid = (message: string): Parsed => ({ valid: false, message });
 
 /** Each setting's parser. */
 const PARSERS: Record<KeySettingName, (value: unknown, now: Date) => Parsed> = {
-  name: (value) =>
-    typeof value === 'string' && [...value].length <= NAME_MAX && !/\p{Cc}/u.test(value)
-      ? valid(value)
-      : invalid(`name must be text of at most ${NAME_MAX} characters (Unicode code points), without control characters`),
+  name: (value) => {
+    if (typeof value !== 'string' || codePointCount(value) > NAME_MAX)
+      return invalid(`name must be text of at most ${NAME_MAX} characters (Unicode code points)`);
+    const problem = displayedTextProblem('name', value);
+    return problem === null ? valid(value) : invalid(problem);
+  },
   plan: (value) => (isPlan(value) ? valid(value) : invalid(`plan must be one of ${PLANS.join(', ')}`)),
   perMinute: (value) =>
     value === null || isLimit(value)
@@ -77,9 +82,15 @@ const PARSERS: Record<KeySettingName, (value: unknown, now: Date) => Parsed> = {
 
 /**
  * Validates the settings `input` gives, among `allowed`. A property whose value is undefined counts as not given;
- * any other property is a problem, named. Returns what is valid and every problem found.
+ * any other property is a problem, named. `numberLiterals` (the JSON text of top-level numbers, when the transport
+ * has it) lets it refuse a limit written `1.0` or `1e1`. Returns what is valid and every problem found.
  */
-export function parseKeySettings(input: unknown, allowed: readonly KeySettingName[], now: Date): { settings: KeySettings; problems: FieldProblem[] } {
+export function parseKeySettings(
+  input: unknown,
+  allowed: readonly KeySettingName[],
+  now: Date,
+  numberLiterals: NumberLiterals = new Map(),
+): { settings: KeySettings; problems: FieldProblem[] } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { settings: {}, problems: [{ field: 'body', message: 'the settings must be an object' }] };
   }
@@ -94,6 +105,12 @@ export function parseKeySettings(input: unknown, allowed: readonly KeySettingNam
     const parsed = PARSERS[field as KeySettingName](value, now);
     if (parsed.valid) settings[field] = parsed.value;
     else problems.push({ field, message: parsed.message });
+  }
+  for (const problem of integerLiteralProblems(numberLiterals, LIMIT_FIELDS)) {
+    if (Object.hasOwn(settings, problem.field)) {
+      delete settings[problem.field];
+      problems.push(problem);
+    }
   }
   return { settings, problems };
 }

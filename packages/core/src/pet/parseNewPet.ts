@@ -1,37 +1,24 @@
 import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy, ValidateIf, validateSync } from 'class-validator';
 import { ValidationError, type FieldProblem } from '../errors/ValidationError.js';
+import { codePointCount, displayedTextProblem } from '../input/displayedText.js';
+import { integerLiteralProblems, type NumberLiterals } from '../input/integerLiterals.js';
 import { MAX_ID, type NewPet, type PetDraft, type PetPatch } from './Pet.js';
 import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from './PetStatus.js';
 
 const NAME_MAX = 100;
 const ALLOWED_FIELDS = ['name', 'categoryId', 'status'] as const;
 const INTEGER_FIELDS: ReadonlySet<string> = new Set(['categoryId']);
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Something a reader can see: not a space, not a control or format character, not a lone combining mark, not a
 // character that is ignorable by default (U+200B, U+3164, U+00AD, ...), not the blank Braille pattern (U+2800, drawn
 // as a space), not a noncharacter (U+FFFE, U+FDD0, ...).
 const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800]/u;
-// Characters that reorder or break the text around the name wherever it is shown (Trojan Source, CVE-2021-42574).
-const BIDI_OR_SEPARATOR = /[\p{Bidi_Control}\u2028\u2029]/u;
-/**
- * Unicode code points: what JSON Schema's `maxLength` counts, so the served document and this rule agree (a flag
- * is two, a family emoji seven; a letter with a thousand combining marks is a thousand and one).
- */
-function codePointCount(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0xdc00 || unit > 0xdfff || i === 0 || text.charCodeAt(i - 1) < 0xd800 || text.charCodeAt(i - 1) > 0xdbff) count++;
-  }
-  return count;
-}
 
-/** JSON may carry unpaired surrogates ("\ud800"); no database can store them as text. */
-const IsWellFormedText = (message: string) =>
-  ValidateBy({ name: 'isWellFormedText', validator: { validate: (value) => typeof value === 'string' && !LONE_SURROGATE.test(value) } }, { message });
-
-const DoesNotMatch = (pattern: RegExp, message: string) =>
-  ValidateBy({ name: 'doesNotMatch', validator: { validate: (value) => typeof value === 'string' && !pattern.test(value) } }, { message });
+/** The rule every displayed name follows (core's `displayedTextProblem`), as a decorator. */
+const IsDisplayableText = (field: string) =>
+  ValidateBy(
+    { name: 'isDisplayableText', validator: { validate: (value) => typeof value === 'string' && displayedTextProblem(field, value) === null } },
+    { message: ({ value }) => (typeof value === 'string' ? displayedTextProblem(field, value) : null) ?? `${field} must be a string` },
+  );
 
 const HasCodePointsBetween = (min: number, max: number, message: string) =>
   ValidateBy(
@@ -42,18 +29,10 @@ const HasCodePointsBetween = (min: number, max: number, message: string) =>
     { message },
   );
 
-/**
- * The source text of the body's top-level number values, by field, when the transport has it: JSON.parse turns
- * `4.9999999999999999` into the integer 5, so only the text shows that the client sent a fraction.
- */
-export type NumberLiterals = ReadonlyMap<string, string>;
-
 // class-validator runs a property's decorators bottom-up; with stopAtFirstError the lowest failing one reports.
 class NewPetRules {
   @IsDefined({ message: 'name is required' })
-  @IsWellFormedText('name must be valid Unicode text (no unpaired surrogates)')
-  @Matches(/^\P{Cc}*$/u, { message: 'name must not contain control characters' })
-  @DoesNotMatch(BIDI_OR_SEPARATOR, 'name must not contain bidirectional controls or line or paragraph separators')
+  @IsDisplayableText('name')
   @Matches(VISIBLE, { message: 'name must contain at least one visible character' })
   @HasCodePointsBetween(1, NAME_MAX, `name must be 1 to ${NAME_MAX} characters (Unicode code points) long`)
   @IsString({ message: 'name must be a string' })
@@ -135,10 +114,8 @@ function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' 
     if (kind === 'patch' && input[error.property as (typeof ALLOWED_FIELDS)[number]] === undefined) continue;
     problems.push({ field: error.property, message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid` });
   }
-  for (const [field, literal] of numberLiterals) {
-    if (INTEGER_FIELDS.has(field) && /[.eE]/.test(literal) && !problems.some((p) => p.field === field)) {
-      problems.push({ field, message: `${field} must be an integer written without a fraction or exponent (got ${literal.slice(0, 40)})` });
-    }
+  for (const problem of integerLiteralProblems(numberLiterals, INTEGER_FIELDS)) {
+    if (!problems.some((p) => p.field === problem.field)) problems.push(problem);
   }
   if (problems.length > 0) throw new ValidationError(problems);
   return input;

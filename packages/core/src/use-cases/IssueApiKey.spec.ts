@@ -174,6 +174,31 @@ describe('IssueApiKey', () => {
     await nothingStored();
   });
 
+  it.each([
+    ['invoice\u202Efdp.exe', 'name must not contain bidirectional controls or line or paragraph separators'],
+    ['a\u2028b', 'name must not contain bidirectional controls or line or paragraph separators'],
+    ['a\u2066b\u2069', 'name must not contain bidirectional controls or line or paragraph separators'],
+    ['a\u0000b', 'name must not contain control characters'],
+    ['a\ud800', 'name must be valid Unicode text (no unpaired surrogates)'],
+  ])('refuses the name %j as a pet name is refused: %s', async (name, message) => {
+    await expect(issue.execute({ plan: 'free', name }, 'cli')).rejects.toMatchObject({ details: [{ field: 'name', message }] });
+    await nothingStored();
+  });
+
+  it('refuses a limit whose JSON text has a fraction or an exponent, as the public API refuses a categoryId', async () => {
+    for (const [field, text] of [
+      ['perMinute', '1.0'],
+      ['perDay', '1e4'],
+      ['perDay', '5000.000000000000001'],
+    ]) {
+      await expect(issue.execute({ plan: 'pro', [field!]: Number(text) }, 'cli', new Map([[field!, text!]]))).rejects.toMatchObject({
+        details: [{ field, message: `${field} must be an integer written without a fraction or exponent (got ${text})` }],
+      });
+    }
+    await nothingStored();
+    expect((await issue.execute({ plan: 'pro', perDay: 5000 }, 'cli', new Map([['perDay', '5000']]))).key.limits.perDay).toBe(5000);
+  });
+
   it("counts a name in Unicode code points, as the admin document's maxLength does: 100 emoji are a valid name", async () => {
     expect((await issue.execute({ plan: 'free', name: '\u{1F408}'.repeat(100) }, 'cli')).key.name).toHaveLength(200);
     await expect(issue.execute({ plan: 'free', name: '\u{1F408}'.repeat(101) }, 'cli')).rejects.toMatchObject({ details: [{ field: 'name' }] });

@@ -7,6 +7,7 @@ import { PLANS } from '../access/Plan.js';
 import { limitProblems, parseKeySettings, type KeySettingName } from '../access/parseKeySettings.js';
 import { SCOPES } from '../access/Scope.js';
 import { ValidationError } from '../errors/ValidationError.js';
+import type { NumberLiterals } from '../input/integerLiterals.js';
 import type { Clock } from '../ports/Clock.js';
 import type { KeyStore } from '../ports/KeyStore.js';
 import type { KeyAudit } from './KeyAudit.js';
@@ -40,9 +41,9 @@ export class IssueApiKey {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: IssueApiKeyInput, actor: AuditActor): Promise<IssuedApiKey> {
+  async execute(input: IssueApiKeyInput, actor: AuditActor, numberLiterals?: NumberLiterals): Promise<IssuedApiKey> {
     const now = this.clock.now();
-    const { settings, problems } = parseKeySettings(input, SETTINGS, now);
+    const { settings, problems } = parseKeySettings(input, SETTINGS, now, numberLiterals);
     const limitOverrides = { perMinute: settings.perMinute ?? null, perDay: settings.perDay ?? null };
     if (settings.plan === undefined) {
       if (!problems.some((p) => p.field === 'plan')) problems.push({ field: 'plan', message: `plan is required: one of ${PLANS.join(', ')}` });

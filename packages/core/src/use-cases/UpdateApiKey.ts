@@ -4,6 +4,7 @@ import { limitProblems, parseKeySettings, type KeySettingName } from '../access/
 import type { ApiKey } from '../access/ApiKey.js';
 import { ServiceUnavailableError } from '../errors/ServiceUnavailableError.js';
 import { ValidationError } from '../errors/ValidationError.js';
+import type { NumberLiterals } from '../input/integerLiterals.js';
 import type { Clock } from '../ports/Clock.js';
 import type { KeyChanges, KeyStore } from '../ports/KeyStore.js';
 import { findKeyToChange } from './findKey.js';
@@ -45,11 +46,11 @@ export class UpdateApiKey {
     private readonly clock: Clock,
   ) {}
 
-  async execute(id: string, update: ApiKeyUpdate, actor: AuditActor): Promise<KeyView> {
+  async execute(id: string, update: ApiKeyUpdate, actor: AuditActor, numberLiterals?: NumberLiterals): Promise<KeyView> {
     const now = this.clock.now();
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const before = await findKeyToChange(this.keys, id);
-      const after = await this.keys.update(before, changesTo(before, update, now));
+      const after = await this.keys.update(before, changesTo(before, update, now, numberLiterals));
       if (after) {
         await this.audit.record(now, actor, 'key.updated', before, after);
         return this.views.one(after);
@@ -60,8 +61,8 @@ export class UpdateApiKey {
 }
 
 /** The changes `update` makes to `key`, checked against the rules on the key as it would be; else ValidationError. */
-function changesTo(key: ApiKey, update: ApiKeyUpdate, now: Date): KeyChanges {
-  const { settings, problems } = parseKeySettings(update, SETTINGS, now);
+function changesTo(key: ApiKey, update: ApiKeyUpdate, now: Date, numberLiterals: NumberLiterals | undefined): KeyChanges {
+  const { settings, problems } = parseKeySettings(update, SETTINGS, now, numberLiterals);
   if (problems.length === 0 && Object.keys(settings).length === 0) {
     problems.push({ field: 'body', message: `give at least one setting to change: ${SETTINGS.join(', ')}` });
   }

@@ -107,8 +107,25 @@ describe('the admin API, on its own listener', () => {
       ['an expiry in the past', { plan: 'free', expiresAt: '2026-06-01T12:00:00Z' }, { details: [{ field: 'expiresAt' }] }],
       ['an unknown field', { plan: 'free', secret: 'pst_mine' }, { details: [{ field: 'secret' }] }],
       ['a body that is not an object', ['free'], { details: [{ field: 'body' }, { field: 'plan' }] }],
+      ['a limit written with a fraction', '{"plan":"enterprise","perMinute":1.0,"perDay":1000}', { details: [{ field: 'perMinute' }] }],
+      ['a limit written with an exponent', '{"plan":"pro","perDay":1e4}', { details: [{ field: 'perDay' }] }],
+      [
+        'a name with a right-to-left override',
+        { plan: 'free', name: 'invoice\u202Efdp.exe' },
+        { details: [{ field: 'name', message: expect.stringContaining('bidirectional') }] },
+      ],
+      [
+        'a name with a line separator',
+        { plan: 'free', name: 'a\u2028b' },
+        { details: [{ field: 'name', message: expect.stringContaining('line or paragraph separators') }] },
+      ],
+      [
+        'a name with an unpaired surrogate',
+        '{"plan":"free","name":"a\\ud800"}',
+        { details: [{ field: 'name', message: expect.stringContaining('unpaired surrogates') }] },
+      ],
     ])('refuses %s with 400 validation_error, and stores nothing', async (_, body, expected) => {
-      const response = await api.admin('POST', '/admin/v1/keys', { body });
+      const response = await api.admin('POST', '/admin/v1/keys', { body, headers: { 'Content-Type': 'application/json' } });
       expect(response.status).toBe(400);
       expect(response.json).toMatchObject({ code: 'validation_error', status: 400, ...expected });
       expect(await keyCount()).toBe(0);
@@ -162,10 +179,21 @@ describe('the admin API, on its own listener', () => {
       ['a field that is not a setting', { id: 'key_other' }, { field: 'id' }],
       ['a per-minute limit above the per-day one', { perMinute: 5_000 }, { field: 'perMinute' }],
       ['disabled as text', { disabled: 'yes' }, { field: 'disabled' }],
+      [
+        'a limit written 1.0',
+        '{"perMinute":1.0}',
+        { field: 'perMinute', message: 'perMinute must be an integer written without a fraction or exponent (got 1.0)' },
+      ],
+      [
+        'a limit written 1e1',
+        '{"perMinute":1e1}',
+        { field: 'perMinute', message: 'perMinute must be an integer written without a fraction or exponent (got 1e1)' },
+      ],
+      ['a name with U+202E', { name: 'a\u202Eb' }, { field: 'name' }],
     ])('refuses %s with 400, changing nothing', async (_, body, problem) => {
       const { id } = await createKey();
       const before = (await api.admin('GET', `/admin/v1/keys/${id}`)).json;
-      const response = await api.admin('PATCH', `/admin/v1/keys/${id}`, { body });
+      const response = await api.admin('PATCH', `/admin/v1/keys/${id}`, { body, headers: { 'Content-Type': 'application/json' } });
       expect(response.json).toMatchObject({ code: 'validation_error', status: 400, details: [problem] });
       expect((await api.admin('GET', `/admin/v1/keys/${id}`)).json).toEqual(before);
     });

@@ -103,7 +103,11 @@ export const IssuedApiKeySchema = {
 } as const satisfies JsonSchema;
 
 const settingProperties = {
-  name: { type: 'string', maxLength: 100, description: 'For people: at most 100 characters, no control characters.' },
+  name: {
+    type: 'string',
+    maxLength: 100,
+    description: 'For people: at most 100 characters; no control characters, bidirectional controls or line separators, as pet names.',
+  },
   plan: { type: 'string', enum: [...PLANS] },
   perMinute: { ...limitOrNull, description: "A per-minute limit for this key; null: the plan's. Required on `enterprise`." },
   perDay: { ...limitOrNull, description: "A per-day limit for this key; null: the plan's. Required on `enterprise`." },

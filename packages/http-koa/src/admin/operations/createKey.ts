@@ -19,9 +19,9 @@ export function createKey(store: Pick<PetStore, 'issueApiKey'>, baseUrl: string)
     requestBody: { schema: NewApiKeySchema, description: 'The new key.', example: NewApiKeySchema.example },
     responses: [{ status: 201, description: 'The key, and its secret as `key`.', headers: ['Location'], body: IssuedApiKeySchema }],
     errors: ['validation_error'],
-    input: ({ body }) => body as IssueApiKeyInput,
-    async handle(ctx, input) {
-      const { key, secret } = await store.issueApiKey.execute(input, 'admin-api');
+    input: ({ body, numberLiterals }) => ({ settings: body as IssueApiKeyInput, numberLiterals }),
+    async handle(ctx, { settings, numberLiterals }) {
+      const { key, secret } = await store.issueApiKey.execute(settings, 'admin-api', numberLiterals);
       ctx.set('Location', `${baseUrl}/keys/${key.id}`);
       sendJson(ctx, { ...key, key: secret }, 201);
     },

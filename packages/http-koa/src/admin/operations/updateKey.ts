@@ -22,9 +22,9 @@ export function updateKey(store: Pick<PetStore, 'updateApiKey'>): AdminOperation
     requestBody: { schema: ApiKeyUpdateSchema, description: 'The settings to change.', example: ApiKeyUpdateSchema.example },
     responses: [{ status: 200, description: 'The key as changed.', body: ApiKeySchema }],
     errors: ['validation_error', 'not_found'],
-    input: ({ params, body }) => ({ id: params['keyId']!, update: body as ApiKeyUpdate }),
-    async handle(ctx, { id, update }) {
-      sendJson(ctx, await store.updateApiKey.execute(id, update, 'admin-api'));
+    input: ({ params, body, numberLiterals }) => ({ id: params['keyId']!, update: body as ApiKeyUpdate, numberLiterals }),
+    async handle(ctx, { id, update, numberLiterals }) {
+      sendJson(ctx, await store.updateApiKey.execute(id, update, 'admin-api', numberLiterals));
     },
   });
 }
