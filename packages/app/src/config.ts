@@ -31,7 +31,10 @@ export interface Config {
   ban: BanRule;
   failedAuthPerMinute: number;
   nodeEnv: NodeEnv;
+  /** The Prometheus endpoint's port (METRICS_PORT); null: no metrics listener. */
   metricsPort: number | null;
+  /** Its address (METRICS_HOST), default 127.0.0.1 whatever HOST is: the counters are for operators. */
+  metricsHost: string;
   corsOrigins: string[];
   /** How long an API key lookup is cached: the bound on how late a revocation takes effect. */
   keyCacheTtlMs: number;
@@ -243,6 +246,14 @@ function adminListener(env: Env): AdminListener | null {
   };
 }
 
+function metricsHost(env: Env): string {
+  const host = env['METRICS_HOST'] ?? '';
+  if (host === '') return '127.0.0.1';
+  if (!env['METRICS_PORT']) throw new ConfigError('METRICS_HOST', host, 'METRICS_PORT to be set too: metrics are served only on a port of their own');
+  if (!HOST_PATTERN.test(host)) throw new ConfigError('METRICS_HOST', host, 'a host name or IP address to listen on');
+  return host;
+}
+
 /** A listening address as a URL's origin: `http://127.0.0.1:3000`, `http://[::1]:3000`. */
 function listeningOrigin(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -280,6 +291,7 @@ export function loadConfig(env: Env = process.env): Config {
     failedAuthPerMinute: integer(env, 'FAILED_AUTH_PER_MINUTE', DEFAULT_FAILED_AUTH_PER_MINUTE, 1, 1_000_000),
     nodeEnv: oneOf(env, 'NODE_ENV', ['development', 'production', 'test'], 'development'),
     metricsPort: env['METRICS_PORT'] ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : null,
+    metricsHost: metricsHost(env),
     corsOrigins: corsOrigins(env),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 2_000, 0, 5_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000),

@@ -1,10 +1,10 @@
-/** The settings behind one listening socket: `PORT` (or `METRICS_PORT`, `ADMIN_PORT`) and `HOST` (or `ADMIN_HOST`). */
+/** The settings behind one listening socket: `PORT` (or `METRICS_PORT`, `ADMIN_PORT`) and `HOST` (or `METRICS_HOST`, `ADMIN_HOST`). */
 export interface ListenSetting {
   variable: 'PORT' | 'METRICS_PORT' | 'ADMIN_PORT';
   port: number;
   host: string;
   /** Default `HOST`. */
-  hostVariable?: 'HOST' | 'ADMIN_HOST';
+  hostVariable?: 'HOST' | 'METRICS_HOST' | 'ADMIN_HOST';
 }
 
 /**

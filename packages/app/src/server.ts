@@ -116,7 +116,12 @@ export async function startServer(config: Config, container?: Container): Promis
         () => res.writeHead(500).end(),
       );
     });
-    metricsPort = await listen(metricsServer.server, { variable: 'METRICS_PORT', port: config.metricsPort, host: config.host });
+    metricsPort = await listen(metricsServer.server, {
+      variable: 'METRICS_PORT',
+      port: config.metricsPort,
+      host: config.metricsHost,
+      hostVariable: 'METRICS_HOST',
+    });
     drainMetrics = metricsServer.drain;
   }
   let adminUrl: string | null = null;
