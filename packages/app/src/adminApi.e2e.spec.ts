@@ -155,7 +155,7 @@ describe('the built server without ADMIN_TOKEN', () => {
     }
   }, 30_000);
 
-  it('refuses ADMIN_PORT alone, and a short token, with exit code 2 and one line (never the token)', async () => {
+  it('refuses ADMIN_PORT alone, a short token and a weak one, with exit code 2 and one line (never the token)', async () => {
     const alone = await runNodeProcess(SERVER_ENTRY, [], { ADMIN_PORT: '3001', DATABASE_URL: `sqlite:${join(dir, 'x.db')}` });
     expect([alone.code, alone.stderr.trim()]).toEqual([
       2,
@@ -164,5 +164,11 @@ describe('the built server without ADMIN_TOKEN', () => {
     const short = await runNodeProcess(SERVER_ENTRY, [], { ADMIN_TOKEN: 'hunter2-hunter2', DATABASE_URL: `sqlite:${join(dir, 'x.db')}` });
     expect(short.code).toBe(2);
     expect(short.stderr).not.toContain('hunter2');
+    const repeated = await runNodeProcess(SERVER_ENTRY, [], { ADMIN_TOKEN: 'a'.repeat(32), DATABASE_URL: `sqlite:${join(dir, 'x.db')}` });
+    expect([repeated.code, repeated.stdout, repeated.stderr.trim()]).toEqual([
+      2,
+      '',
+      'ADMIN_TOKEN="(hidden, 32 characters)" is invalid: expected a random token of at least 128 bits of estimated entropy (this one: about 8), such as the output of openssl rand -hex 32',
+    ]);
   }, 30_000);
 });

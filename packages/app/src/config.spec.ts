@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from './config.js';
 
+/** As `openssl rand -hex 32` prints one. */
+const TOKEN = '5d0e8c2b7f4a91e63c5b8d2f0a7e4c19b6d3f8a2e5c07b4d9f1a6e3c8b2d5f70';
+
 describe('loadConfig', () => {
   it('has defaults that run a development server on SQLite', () => {
     expect(loadConfig({})).toEqual({
@@ -30,8 +33,7 @@ describe('loadConfig', () => {
   });
 
   it('opens the admin listener only with ADMIN_TOKEN: on 127.0.0.1:3001 unless told otherwise, whatever HOST is', () => {
-    const token = 'x'.repeat(32);
-    expect(loadConfig({ ADMIN_TOKEN: token, HOST: '0.0.0.0' }).admin).toEqual({ token, port: 3001, host: '127.0.0.1', publicBaseUrl: null });
+    expect(loadConfig({ ADMIN_TOKEN: TOKEN, HOST: '0.0.0.0' }).admin).toEqual({ token: TOKEN, port: 3001, host: '127.0.0.1', publicBaseUrl: null });
     expect(loadConfig({ ADMIN_TOKEN: '' }).admin).toBeNull();
   });
 
@@ -42,7 +44,7 @@ describe('loadConfig', () => {
     '/admin/v1',
     'https://a.example/admin/v1?x=1',
   ])('refuses ADMIN_PUBLIC_BASE_URL=%s: an absolute http(s) URL ending in /admin/v1', (value) => {
-    expect(() => loadConfig({ ADMIN_TOKEN: 'x'.repeat(32), ADMIN_PUBLIC_BASE_URL: value })).toThrow(
+    expect(() => loadConfig({ ADMIN_TOKEN: TOKEN, ADMIN_PUBLIC_BASE_URL: value })).toThrow(
       expect.objectContaining({
         variable: 'ADMIN_PUBLIC_BASE_URL',
         message: `ADMIN_PUBLIC_BASE_URL="${value}" is invalid: expected an absolute http(s) URL ending in /admin/v1, such as https://admin.example.com/admin/v1`,
@@ -161,6 +163,30 @@ describe('loadConfig', () => {
     expect(message).not.toContain('secret1');
   });
 
+  it.each([
+    ['32 identical characters', 'a'.repeat(32), 8],
+    ['a block written twice', '3f0c9a5e1b2d4c6f3f0c9a5e1b2d4c6f', 54],
+    ['a sequence', 'abcdefghijklmnopqrstuvwxyz0123456789', 14],
+    ['32 random hex digits (under 128 bits as estimated)', 'c2a9e4f7b1d8036e5a4c9f2b7d1e8a3c', 104],
+  ])('refuses %s: under 128 bits of estimated entropy, without printing it', (_, token, bits) => {
+    expect(() => loadConfig({ ADMIN_TOKEN: token })).toThrow(
+      expect.objectContaining({
+        variable: 'ADMIN_TOKEN',
+        message:
+          `ADMIN_TOKEN="(hidden, ${token.length} characters)" is invalid: expected a random token of at least 128 bits of estimated entropy ` +
+          `(this one: about ${bits}), such as the output of openssl rand -hex 32`,
+      }),
+    );
+  });
+
+  it.each([
+    ['openssl rand -hex 32', TOKEN],
+    ['openssl rand -base64 32', 'oJqTABg4w6bUZ1Vag0/L6wNx4VbaoqjKrfad4jes58o='],
+    ["the tests' tokens", 'e2e-admin-token-5f1c0a9e7b3d2c4a6e8f0b1d3c5a7e9f'],
+  ])('accepts a token made by %s', (_, token) => {
+    expect(loadConfig({ ADMIN_TOKEN: token }).admin?.token).toBe(token);
+  });
+
   it('counts trusted proxy hops: TRUST_PROXY=true is one, TRUST_PROXY_HOPS says how many', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustedProxyHops).toBe(1);
     expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
@@ -194,7 +220,7 @@ describe('loadConfig', () => {
         DATABASE_TIMEOUT_MS: '300',
         SQLITE_SYNCHRONOUS: 'FULL',
         DOCS_ENABLED: 'false',
-        ADMIN_TOKEN: 'a'.repeat(32),
+        ADMIN_TOKEN: TOKEN,
         ADMIN_PORT: '9000',
         ADMIN_HOST: '10.0.0.5',
         ADMIN_PUBLIC_BASE_URL: 'https://admin.example.com/admin/v1',
@@ -221,7 +247,7 @@ describe('loadConfig', () => {
       databaseTimeoutMs: 300,
       sqliteSynchronous: 'FULL',
       docsEnabled: false,
-      admin: { token: 'a'.repeat(32), port: 9000, host: '10.0.0.5', publicBaseUrl: 'https://admin.example.com/admin/v1' },
+      admin: { token: TOKEN, port: 9000, host: '10.0.0.5', publicBaseUrl: 'https://admin.example.com/admin/v1' },
     });
   });
 

@@ -10,6 +10,7 @@ import {
   type SqliteSynchronous,
 } from '@petstore/persistence-typeorm';
 import type { RedisNode, RedisSecurity, RedisTopology } from '@petstore/rate-limit-redis';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 type LogLevel = (typeof LOG_LEVELS)[number];
@@ -219,6 +220,18 @@ function corsOrigins(env: Env): string[] {
 
 const HOST_PATTERN = /^[A-Za-z0-9.:-]+$/;
 
+/** The least an admin token may have, as estimated by `adminTokenBits`. */
+const MIN_ADMIN_TOKEN_BITS = 128;
+
+/**
+ * The admin token's strength in bits: zxcvbn's estimate of the guesses an attacker needs (log2). It finds repeats
+ * (`aaaa...`, a block written twice), sequences (`abcd...`, `0123...`) and dates, and counts any other character as
+ * one of 10: a conservative floor for a random string (64 hex digits: about 210 bits; 32: about 106).
+ */
+function adminTokenBits(token: string): number {
+  return new ZxcvbnFactory().check(token).guessesLog10 * Math.log2(10);
+}
+
 function adminListener(env: Env): AdminListener | null {
   const token = env['ADMIN_TOKEN'] ?? '';
   if (token === '') {
@@ -234,6 +247,14 @@ function adminListener(env: Env): AdminListener | null {
       'ADMIN_TOKEN',
       `(hidden, ${token.length} characters)`,
       `at least ${MIN_ADMIN_TOKEN_LENGTH} characters without spaces, such as the output of openssl rand -hex 32`,
+    );
+  }
+  const bits = adminTokenBits(token);
+  if (bits < MIN_ADMIN_TOKEN_BITS) {
+    throw new ConfigError(
+      'ADMIN_TOKEN',
+      `(hidden, ${token.length} characters)`,
+      `a random token of at least ${MIN_ADMIN_TOKEN_BITS} bits of estimated entropy (this one: about ${Math.floor(bits)}), such as the output of openssl rand -hex 32`,
     );
   }
   const host = env['ADMIN_HOST'] || '127.0.0.1';

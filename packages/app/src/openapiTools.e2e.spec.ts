@@ -85,7 +85,7 @@ describe('the served OpenAPI document through third-party tools', () => {
 });
 
 describe('the admin OpenAPI document through third-party tools', () => {
-  const adminToken = 'openapi-tools-admin-token-0123456789abcdef';
+  const adminToken = 'openapi-tools-admin-token-8c1f4e7a2d9b0c3e5f6a8d1b4e7c0a2f';
   let work: string;
   let server: ServerProcess;
   let documentFile: string;

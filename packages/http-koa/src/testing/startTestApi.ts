@@ -63,7 +63,7 @@ export interface TestApiOptions extends Pick<HttpAppOptions, 'corsOrigins' | 'tr
 }
 
 /** The admin token of the test APIs' admin listener. */
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
+export const TEST_ADMIN_TOKEN = 'test-admin-token-6b2e9f0c4a7d1e3b5c8f0a2d4e6b8c1f';
 
 async function listenOnLoopback(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
