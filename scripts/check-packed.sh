@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The published packages as an npm user gets them: packs every public package with `pnpm pack`, checks what each
-# tarball ships, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
+# tarball ships, type-checks every entry point of every package installed from the tarballs in a strict project with
+# TypeScript 6 and 7, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
 # the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS; then
 # compiles a TypeScript CommonJS project with each module setting the docs name.
 # Usage: check-packed.sh [workspace]: the packages packed are those of `workspace` (default: this one), such as the
@@ -32,9 +33,39 @@ for tarball in "$work"/tarballs/*.tgz; do
   printf '  %-40s %6s KB packed, %4s files\n' "$(basename "$tarball")" "$(( $(stat -c %s "$tarball") / 1024 ))" "$(wc -l <<<"$files")"
 done
 
+version() { node -p "require('$root/node_modules/$1/package.json').version"; }
+
+# Every published package from its tarball in a strict project (`strict`, `skipLibCheck: false`) that imports each of
+# their entry points: a published .d.ts that needs a type its package does not install (TS7016) fails here, with the
+# project's TypeScript and with npm's current major (7). Install scripts are skipped: only the types are compiled.
+mkdir "$work/strict"
+cd "$work/strict"
+printf '{ "name": "strict-consumer", "private": true, "type": "module" }\n' > package.json
+npm install --no-audit --no-fund --loglevel=error --ignore-scripts "$work"/tarballs/*.tgz @types/node@20 >/dev/null
+npm install --prefix "$work/typescript7" --no-audit --no-fund --loglevel=error typescript@7 >/dev/null
+node - <<'JS' > all-entry-points.ts
+// One namespace import per entry point of every installed @petstore package (its package.json `exports`).
+const fs = require('node:fs');
+const lines = [];
+for (const name of fs.readdirSync('node_modules/@petstore')) {
+  const { exports } = JSON.parse(fs.readFileSync(`node_modules/@petstore/${name}/package.json`, 'utf8'));
+  for (const entry of Object.keys(exports)) {
+    const specifier = `@petstore/${name}${entry.slice(1)}`;
+    lines.push(`import * as m${lines.length} from '${specifier}';\nconsole.log('${specifier}', Object.keys(m${lines.length}).length);`);
+  }
+}
+console.log(lines.join('\n'));
+JS
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "skipLibCheck": false, "noEmit": true, "types": ["node"] }, "files": ["all-entry-points.ts"] }
+JSON
+for tsc in "$root/node_modules/.bin/tsc" "$work/typescript7/node_modules/.bin/tsc"; do
+  "$tsc" -p tsconfig.json || { echo "FAIL: the published types do not compile in a strict project with TypeScript $("$tsc" --version)"; exit 1; }
+  echo "  $(grep -c '^import' all-entry-points.ts) entry points of every published package type-check in a strict project ($("$tsc" --version), skipLibCheck false)"
+done
+
 cd "$work/consumer"
 printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
-version() { node -p "require('$root/node_modules/$1/package.json').version"; }
 npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/petstore-core-*.tgz "$work"/tarballs/petstore-http-koa-*.tgz \
   koa@3 "typescript@$(version typescript)" @types/node@20 \
   "jest@$(version jest)" "@jest/globals@$(version @jest/globals)" "ts-jest@$(version ts-jest)" >/dev/null

@@ -1,6 +1,7 @@
 import type { ChangeTiming, Pet, PetDraft, PetListRequest, PetPage, PetRepository, PetStatus } from '@petstore/core';
 import type { DataSource } from 'typeorm';
-import { petStatements, type PetStatements, type PetTuple, type StatementObserver } from './driverStatements.js';
+import { petStatements, type PetStatements, type PetTuple } from './driverStatements.js';
+import type { StatementObserver } from './StatementObserver.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 

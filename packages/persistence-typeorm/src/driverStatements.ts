@@ -15,6 +15,7 @@ import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
+import type { StatementObserver } from './StatementObserver.js';
 
 /** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
 export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
@@ -26,14 +27,6 @@ export interface PetStatements {
   list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
   /** The row after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<PetTuple | undefined>;
-}
-
-/**
- * Sees every SQLite pet statement run, for tracing (`run` returns the statement's promise; return what it returns).
- * PostgreSQL needs none: its driver is instrumented where it is loaded (OpenTelemetry's pg instrumentation).
- */
-export interface StatementObserver {
-  statement<T>(sql: string, run: () => T): T;
 }
 
 /**
