@@ -1,6 +1,6 @@
 import { API_KEY_PREFIX } from '@petstore/core';
 
-export const REDACTED = 'REDACTED';
+const REDACTED = 'REDACTED';
 
 /**
  * Query parameters whose value is a credential whatever it looks like, compared without case: the usual names for
