@@ -102,6 +102,7 @@ describe('UpdateApiKey', () => {
     ['an expiry in the past', { expiresAt: '2026-06-01T12:00:59Z' }, [{ field: 'expiresAt' }]],
     ['an unknown plan', { plan: 'gold', perMinute: 0 }, [{ field: 'plan' }, { field: 'perMinute' }]],
     ['empty scopes', { scopes: [] }, [{ field: 'scopes' }]],
+    ['a name with a right-to-left override', { name: 'shop\u202E' }, [{ field: 'name', message: expect.stringContaining('bidirectional') }]],
   ])('refuses %s and changes nothing', async (_, update, details) => {
     const before = await store.getApiKey.execute(id);
     await expect(store.updateApiKey.execute(id, update as ApiKeyUpdate, 'cli')).rejects.toMatchObject({ code: 'validation_error', details });
@@ -138,6 +139,16 @@ describe('UpdateApiKey', () => {
     await expect(store.updateApiKey.execute(id, { name: 'never' }, 'cli')).rejects.toMatchObject({ code: 'service_unavailable', retryAfter: 1 });
     expect(await store.getApiKey.execute(id)).toEqual(before);
     expect(await auditOf()).toHaveLength(1);
+  });
+
+  it('refuses a limit whose JSON text has a fraction or an exponent, and changes nothing', async () => {
+    for (const text of ['1.0', '1e1']) {
+      await expect(store.updateApiKey.execute(id, { perMinute: Number(text) }, 'cli', new Map([['perMinute', text]]))).rejects.toMatchObject({
+        details: [{ field: 'perMinute', message: `perMinute must be an integer written without a fraction or exponent (got ${text})` }],
+      });
+    }
+    expect(await auditOf()).toHaveLength(1);
+    expect((await store.updateApiKey.execute(id, { perMinute: 10 }, 'cli', new Map([['perMinute', '10']]))).limits.perMinute).toBe(10);
   });
 
   it('refuses to change a revoked key, and answers not_found for an unknown id', async () => {
