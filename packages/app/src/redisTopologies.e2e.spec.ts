@@ -6,7 +6,7 @@ import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/t
 import { describeWithRedisCluster, describeWithRedisSentinel, type RunningReplicatedRedis } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited } from './testing/api.js';
 
-const ADMIN_TOKEN = 'a'.repeat(32);
+const ADMIN_TOKEN = 'redis-topologies-admin-token-2c7e9a4f1b6d3e8c0a5f7b2d9e4c1a6f';
 /**
  * Every request sent this long after the promotion is answered 200: one sent to the lost master before has its answer
  * within the server's 2 s Redis command timeout, and the client reconnects to the new master within its reconnection

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawnServer, type ServerProcess } from './testing/builtServer.js';
 import { createAdminClient, createClient, PetstoreError, type AdminClient } from './index.js';
 
-const ADMIN_TOKEN = 'admin-client-e2e-token-0123456789abcdef';
+const ADMIN_TOKEN = 'admin-client-e2e-token-9f3a6c1e8b4d7f0a2c5e8b1d4f7a0c3e';
 
 /** The code of the PetstoreError a call fails with. */
 const failureOf = (call: Promise<unknown>) =>

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { auth, runNodeProcess, spawnServer, type ServerProcess } from './testing/builtServer.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ADMIN_TOKEN = 'openapi-types-admin-token-0123456789abcdef';
+const ADMIN_TOKEN = 'openapi-types-admin-token-4e9b1c7f2a5d8e0b3c6f9a1d4e7b0c2f';
 const OPENAPI_TYPESCRIPT_CLI = join(dirname(createRequire(import.meta.url).resolve('openapi-typescript/package.json')), 'bin', 'cli.js');
 
 /**
