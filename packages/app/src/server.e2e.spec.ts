@@ -292,30 +292,31 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     });
   });
 
-  it('serves /metrics on METRICS_HOST (127.0.0.1 by default), not on HOST', async () => {
-    const reaches = async (host: string, port: string) => {
+  // Every 127.x.y.z address is this machine's: HOST on one, the metrics on another.
+  it.each([
+    ['127.0.0.1 by default, not HOST', { HOST: '127.0.0.2' }, { '127.0.0.1': true, '127.0.0.2': false }],
+    ['METRICS_HOST when set', { METRICS_HOST: '127.0.0.3' }, { '127.0.0.3': true, '127.0.0.1': false }],
+  ])(
+    'serves /metrics on %s',
+    async (_, env, reached) => {
+      const reaches = async (host: string, port: string) => {
+        try {
+          return (await fetch(`http://${host}:${port}/metrics`)).status === 200;
+        } catch {
+          return false;
+        }
+      };
+      const server = await spawnServer({ DATABASE_URL: newSqliteUrl(), METRICS_PORT: '0', ...env });
       try {
-        return (await fetch(`http://${host}:${port}/metrics`)).status === 200;
-      } catch {
-        return false;
+        const port = /metrics on port (\d+)/.exec(server.output())![1]!;
+        const hosts = Object.keys(reached);
+        expect(Object.fromEntries(await Promise.all(hosts.map(async (host) => [host, await reaches(host, port)])))).toEqual(reached);
+      } finally {
+        await server.stop();
       }
-    };
-    // Every 127.x.y.z address is this machine's: HOST on one, the metrics on another.
-    const apart = await spawnServer({ DATABASE_URL: newSqliteUrl(), HOST: '127.0.0.2', METRICS_PORT: '0' });
-    try {
-      const port = /metrics on port (\d+)/.exec(apart.output())![1]!;
-      expect([await reaches('127.0.0.1', port), await reaches('127.0.0.2', port)]).toEqual([true, false]);
-    } finally {
-      await apart.stop();
-    }
-    const chosen = await spawnServer({ DATABASE_URL: newSqliteUrl(), METRICS_HOST: '127.0.0.3', METRICS_PORT: '0' });
-    try {
-      const port = /metrics on port (\d+)/.exec(chosen.output())![1]!;
-      expect([await reaches('127.0.0.3', port), await reaches('127.0.0.1', port)]).toEqual([true, false]);
-    } finally {
-      await chosen.stop();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it('prints nothing at all with LOG_LEVEL=silent, but for the first-run key, shown once', async () => {
     const databaseUrl = newSqliteUrl();
