@@ -1,56 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { hashApiKeySecret } from '@petstore/core';
 import { aPetDraft } from '@petstore/core/testing';
-import {
-  describeAuditLogContract,
-  describeBanStoreContract,
-  describeIdempotencyStoreContract,
-  describeKeyStoreContract,
-  describeKeyUsageStoreContract,
-  describePetRepositoryContract,
-} from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
-import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
-import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
-import { TypeOrmBanStore } from './TypeOrmBanStore.js';
+import { migratedDataSource } from './testing/migratedDataSource.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
-import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
 
 describeWithPostgres('on PostgreSQL 15', (server) => {
-  let dataSource: DataSource;
+  const { database, emptied } = migratedDataSource(() => createDataSource(server().url, { statementTimeoutMs: 2_000 }));
 
-  beforeAll(async () => {
-    dataSource = createDataSource(server().url, { statementTimeoutMs: 2_000 });
-    await dataSource.initialize();
-    await migrate(dataSource);
-  }, 60_000);
-
-  afterAll(async () => {
-    if (dataSource?.isInitialized) await dataSource.destroy();
-  }, 30_000);
-
-  async function emptied(): Promise<DataSource> {
-    await dataSource.query(
-      'TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses", "rate_limit_bans" RESTART IDENTITY',
-    );
-    return dataSource;
-  }
-
-  describePetRepositoryContract('TypeOrmPetRepository on PostgreSQL 15', async () => ({ repository: new TypeOrmPetRepository(await emptied()) }));
-  describeKeyStoreContract('TypeOrmKeyStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
-  describeAuditLogContract('TypeOrmAuditLog on PostgreSQL 15', async () => ({ log: new TypeOrmAuditLog(await emptied()) }));
-  describeKeyUsageStoreContract('TypeOrmKeyUsageStore on PostgreSQL 15', async () => ({ store: new TypeOrmKeyUsageStore(await emptied()) }));
-  describeBanStoreContract('TypeOrmBanStore on PostgreSQL 15', async () => ({ store: new TypeOrmBanStore(await emptied()) }));
-  describeIdempotencyStoreContract('TypeOrmIdempotencyStore on PostgreSQL 15', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
+  describeTypeOrmContracts('on PostgreSQL 15', async () => ({ dataSource: await emptied() }));
 
   describe('PostgreSQL', () => {
     it('runs migrations on an up-to-date database without doing anything', async () => {
-      expect(await migrate(dataSource)).toEqual([]);
+      expect(await migrate(database())).toEqual([]);
     });
 
     it('migrates an empty database, also when two processes start at once', async () => {
@@ -75,17 +43,17 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
 
     it('keeps a key stored before the key-model migration working: both scopes, no expiry, enabled, found by its hash', async () => {
       await emptied();
-      for (let i = 0; i < 3; i++) await dataSource.undoLastMigration({ transaction: 'each' }); // back to before the key model
+      for (let i = 0; i < 3; i++) await database().undoLastMigration({ transaction: 'each' }); // back to before the key model
       try {
-        await dataSource.query(
+        await database().query(
           `INSERT INTO "api_keys" ("id", "name", "plan", "per_minute", "per_day", "secret_hash", "created_at_ms", "revoked_at_ms") ` +
             `VALUES ('key_00000000000000aa', 'old', 'free', 10, NULL, $1, 1763769600000, NULL)`,
           [hashApiKeySecret('pk_legacy')],
         );
       } finally {
-        expect(await migrate(dataSource)).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000', 'PetVersion1764316800000']);
+        expect(await migrate(database())).toEqual(['KeyModel1764028800000', 'RateLimitBans1764230400000', 'PetVersion1764316800000']);
       }
-      const found = await new TypeOrmKeyStore(dataSource).findByHash(hashApiKeySecret('pk_legacy'));
+      const found = await new TypeOrmKeyStore(database()).findByHash(hashApiKeySecret('pk_legacy'));
       expect(found).toMatchObject({
         key: { id: 'key_00000000000000aa', scopes: ['pets:read', 'pets:write'], expiresAt: null, disabled: false, previousSecretExpiresAt: null },
         matched: 'current',
@@ -96,27 +64,27 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       const pets = new TypeOrmPetRepository(await emptied());
       await pets.create(aPetDraft());
       const second = await pets.create(aPetDraft());
-      await dataSource.query('DELETE FROM "pets" WHERE "id" = $1', [second.id]);
-      await expect(dataSource.query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('x', 1, 'lost')`)).rejects.toThrow();
+      await database().query('DELETE FROM "pets" WHERE "id" = $1', [second.id]);
+      await expect(database().query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('x', 1, 'lost')`)).rejects.toThrow();
       expect((await pets.create(aPetDraft())).id).toBeGreaterThan(second.id);
     });
 
     it('refuses loudly an id beyond 2^53-1 instead of losing precision', async () => {
       await emptied();
-      await dataSource.query(
+      await database().query(
         `INSERT INTO "pets" ("id", "name", "category_id", "status") OVERRIDING SYSTEM VALUE VALUES (9007199254740993, 'big', 1, 'sold')`,
       );
-      await expect(new TypeOrmPetRepository(dataSource).list({ limit: 5 })).rejects.toThrow('database integer 9007199254740993 is beyond 2^53-1');
+      await expect(new TypeOrmPetRepository(database()).list({ limit: 5 })).rejects.toThrow('database integer 9007199254740993 is beyond 2^53-1');
     });
 
     it('serves listing from the indexes on 20,000 rows (1% sold): no sequential scan, no sort', async () => {
       await emptied();
-      await dataSource.query(
+      await database().query(
         `INSERT INTO "pets" ("name", "category_id", "status") SELECT 'pet ' || i, 1 + i % 50, CASE WHEN i % 100 = 0 THEN 'sold' WHEN i % 2 = 0 THEN 'pending' ELSE 'available' END FROM generate_series(1, 20000) AS i`,
       );
-      await dataSource.query('ANALYZE "pets"');
+      await database().query('ANALYZE "pets"');
       const plan = async (sql: string, parameters: unknown[]) =>
-        (await dataSource.query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, parameters)).map((r) => r['QUERY PLAN']).join('\n');
+        (await database().query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, parameters)).map((r) => r['QUERY PLAN']).join('\n');
       const byStatus = await plan(
         `SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`,
         ['sold', 15000, 21],
@@ -140,7 +108,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
 
     it('refuses, on its own clock, writes that reach it after their deadline: a stalled server stores nothing for a 503', async () => {
       const pets = new TypeOrmPetRepository(await emptied());
-      const idempotency = new TypeOrmIdempotencyStore(dataSource);
+      const idempotency = new TypeOrmIdempotencyStore(database());
       const rex = await pets.create(aPetDraft({ name: 'before' }));
       const claim = () => {
         const now = Date.now();
@@ -166,7 +134,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       // Whatever the server does with the statements queued while it was stopped, none of them may take effect.
       // Asserting an absence: wait until PostgreSQL has run (and refused) every statement queued while it was stopped.
       const othersBusy = `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`;
-      await eventually(async () => (await dataSource.query<{ busy: number }[]>(othersBusy))[0]!.busy === 0, { timeoutMs: 30_000 });
+      await eventually(async () => (await database().query<{ busy: number }[]>(othersBusy))[0]!.busy === 0, { timeoutMs: 30_000 });
       expect((await pets.list({ limit: 100 })).pets).toEqual([rex]);
       expect(await claim()).toEqual({ state: 'claimed' });
     }, 60_000);

@@ -3,25 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { anApiKey, aPetDraft } from '@petstore/core/testing';
-import {
-  describeAuditLogContract,
-  describeBanStoreContract,
-  describeIdempotencyStoreContract,
-  describeKeyStoreContract,
-  describeKeyUsageStoreContract,
-  describePetRepositoryContract,
-} from '@petstore/core/contracts';
+import { describePetRepositoryContract } from '@petstore/core/contracts';
 import { hashApiKeySecret } from '@petstore/core';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
-import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
-import { TypeOrmBanStore } from './TypeOrmBanStore.js';
-import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
-import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,29 +29,9 @@ for (const [label, url] of [
   ['SQLite in memory', () => 'sqlite::memory:'],
   ['SQLite file', () => `sqlite:${newFile()}`],
 ] as const) {
-  describePetRepositoryContract(`TypeOrmPetRepository on ${label}`, async () => {
+  describeTypeOrmContracts(`on ${label}`, async () => {
     const dataSource = await open(url());
-    return { repository: new TypeOrmPetRepository(dataSource), close: () => dataSource.destroy() };
-  });
-  describeKeyStoreContract(`TypeOrmKeyStore on ${label}`, async () => {
-    const dataSource = await open(url());
-    return { store: new TypeOrmKeyStore(dataSource), close: () => dataSource.destroy() };
-  });
-  describeAuditLogContract(`TypeOrmAuditLog on ${label}`, async () => {
-    const dataSource = await open(url());
-    return { log: new TypeOrmAuditLog(dataSource), close: () => dataSource.destroy() };
-  });
-  describeKeyUsageStoreContract(`TypeOrmKeyUsageStore on ${label}`, async () => {
-    const dataSource = await open(url());
-    return { store: new TypeOrmKeyUsageStore(dataSource), close: () => dataSource.destroy() };
-  });
-  describeBanStoreContract(`TypeOrmBanStore on ${label}`, async () => {
-    const dataSource = await open(url());
-    return { store: new TypeOrmBanStore(dataSource), close: () => dataSource.destroy() };
-  });
-  describeIdempotencyStoreContract(`TypeOrmIdempotencyStore on ${label}`, async () => {
-    const dataSource = await open(url());
-    return { store: new TypeOrmIdempotencyStore(dataSource), close: () => dataSource.destroy() };
+    return { dataSource, close: () => dataSource.destroy() };
   });
 }
 

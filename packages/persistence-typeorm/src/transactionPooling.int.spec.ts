@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '@petstore/core/testing';
-import {
-  describeAuditLogContract,
-  describeBanStoreContract,
-  describeIdempotencyStoreContract,
-  describeKeyStoreContract,
-  describeKeyUsageStoreContract,
-  describePetRepositoryContract,
-} from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
 import { describeWithPgBouncer } from '@petstore/test-support/jest';
 import pg from 'pg';
-import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
-import { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
-import { TypeOrmBanStore } from './TypeOrmBanStore.js';
+import { migratedDataSource } from './testing/migratedDataSource.js';
 import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
-import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
-import { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
 
 const TIMEOUT_MS = 1_000;
 
 describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers) => {
-  let dataSource: DataSource;
   const throughPooler = (url = servers().pgbouncer.url) => createDataSource(url, { statementTimeoutMs: TIMEOUT_MS, poolMode: 'transaction' });
   /** Runs SQL straight on PostgreSQL, as an operator would look. */
   const direct = async <T extends pg.QueryResultRow>(sql: string, database = 'petstore') => {
@@ -37,29 +25,9 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
     }
   };
 
-  beforeAll(async () => {
-    dataSource = throughPooler();
-    await dataSource.initialize();
-    await migrate(dataSource);
-  }, 60_000);
+  const { database, emptied } = migratedDataSource(() => throughPooler());
 
-  afterAll(async () => {
-    if (dataSource?.isInitialized) await dataSource.destroy();
-  }, 30_000);
-
-  async function emptied(): Promise<DataSource> {
-    await dataSource.query(
-      'TRUNCATE "pets", "api_keys", "idempotency_keys", "audit_events", "key_usage_days", "key_last_uses", "rate_limit_bans" RESTART IDENTITY',
-    );
-    return dataSource;
-  }
-
-  describePetRepositoryContract('TypeOrmPetRepository through PgBouncer', async () => ({ repository: new TypeOrmPetRepository(await emptied()) }));
-  describeKeyStoreContract('TypeOrmKeyStore through PgBouncer', async () => ({ store: new TypeOrmKeyStore(await emptied()) }));
-  describeIdempotencyStoreContract('TypeOrmIdempotencyStore through PgBouncer', async () => ({ store: new TypeOrmIdempotencyStore(dataSource) }));
-  describeAuditLogContract('TypeOrmAuditLog through PgBouncer', async () => ({ log: new TypeOrmAuditLog(await emptied()) }));
-  describeKeyUsageStoreContract('TypeOrmKeyUsageStore through PgBouncer', async () => ({ store: new TypeOrmKeyUsageStore(await emptied()) }));
-  describeBanStoreContract('TypeOrmBanStore through PgBouncer', async () => ({ store: new TypeOrmBanStore(await emptied()) }));
+  describeTypeOrmContracts('through PgBouncer', async () => ({ dataSource: await emptied() }));
 
   describe('PgBouncer', () => {
     it('serves creates and pages from two instances at once, whichever server connection each statement gets', async () => {
@@ -67,7 +35,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
       const other = throughPooler();
       await other.initialize();
       try {
-        const repositories = [new TypeOrmPetRepository(dataSource), new TypeOrmPetRepository(other)];
+        const repositories = [new TypeOrmPetRepository(database()), new TypeOrmPetRepository(other)];
         const work = Array.from({ length: 400 }, (_, i) => {
           const pets = repositories[i % 2]!;
           return i % 2 === 0 ? pets.create(aPetDraft({ name: `pet ${i}` })) : pets.list({ limit: 20, status: 'available' });
@@ -102,8 +70,8 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
     }, 60_000);
 
     it('leaves the server connections with PostgreSQL default timeouts: the pool sets its own per transaction', async () => {
-      await new TypeOrmPetRepository(dataSource).list({ limit: 5 });
-      expect(await dataSource.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '1s' }]);
+      await new TypeOrmPetRepository(database()).list({ limit: 5 });
+      expect(await database().query('SHOW statement_timeout')).toEqual([{ statement_timeout: '1s' }]);
       // Any client of the pooler, on whichever server connection the pool's statements ran before.
       const bare = new pg.Pool({ connectionString: servers().pgbouncer.url, max: 20 });
       try {
@@ -116,13 +84,13 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
 
     it('cancels a statement that runs past DATABASE_TIMEOUT_MS on the server, before the client gives up', async () => {
       const started = Date.now();
-      await expect(dataSource.query('SELECT pg_sleep(10)')).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '57014' }) });
+      await expect(database().query('SELECT pg_sleep(10)')).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '57014' }) });
       // The client would wait 2 x 1 s + 1 s; PostgreSQL stopped it after 1 s.
       expect(Date.now() - started).toBeLessThan(2_500);
     });
 
     it('rolls back a transaction whose statement failed, and serves the next one on the same client', async () => {
-      const runner = dataSource.createQueryRunner();
+      const runner = database().createQueryRunner();
       try {
         await runner.startTransaction();
         await runner.query(`INSERT INTO "key_last_uses" ("key_id", "last_used_at_ms") VALUES ('key_rolled_back', 1)`);
@@ -136,7 +104,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
     });
 
     it('ends a transaction left idle past twice the timeout, so it cannot hold its server connection or its locks', async () => {
-      const runner = dataSource.createQueryRunner();
+      const runner = database().createQueryRunner();
       try {
         await runner.startTransaction();
         await runner.query('SELECT 1');
@@ -153,7 +121,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
 
     it('refuses, on its own clock, writes that reach a stalled server after their deadline: a 503 stores nothing', async () => {
       const pets = new TypeOrmPetRepository(await emptied());
-      const idempotency = new TypeOrmIdempotencyStore(dataSource);
+      const idempotency = new TypeOrmIdempotencyStore(database());
       const rex = await pets.create(aPetDraft({ name: 'before' }));
       const claim = () => {
         const now = Date.now();
