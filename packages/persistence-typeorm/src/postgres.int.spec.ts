@@ -5,8 +5,9 @@ import { eventually } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
+import { EVERY_MIGRATION } from './testing/everyMigration.js';
 import { migratedDataSource } from './testing/migratedDataSource.js';
-import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
+import { writeDuringStall } from './testing/writeDuringStall.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
@@ -30,14 +31,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       const [a, b] = [createDataSource(url), createDataSource(url)];
       await Promise.all([a.initialize(), b.initialize()]);
       const applied = await Promise.all([migrate(a), migrate(b)]);
-      expect(applied.flat()).toEqual([
-        'InitialSchema1763769600000',
-        'CreateIdempotencyKeys1763856000000',
-        'CoveringStatusIndex1763942400000',
-        'KeyModel1764028800000',
-        'RateLimitBans1764230400000',
-        'PetVersion1764316800000',
-      ]);
+      expect(applied.flat()).toEqual(EVERY_MIGRATION);
       await Promise.all([a.destroy(), b.destroy()]);
     });
 
@@ -107,35 +101,13 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
     }, 60_000);
 
     it('refuses, on its own clock, writes that reach it after their deadline: a stalled server stores nothing for a 503', async () => {
-      const pets = new TypeOrmPetRepository(await emptied());
-      const idempotency = new TypeOrmIdempotencyStore(database());
-      const rex = await pets.create(aPetDraft({ name: 'before' }));
-      const claim = () => {
-        const now = Date.now();
-        return idempotency.claim({
-          scope: 'key_stall',
-          key: 'retry-me',
-          fingerprint: 'f',
-          now,
-          expiresAt: now + 86_400_000,
-          staleAfter: now - 60_000,
-        });
-      };
-      server().freeze();
-      let stalled: PromiseSettledResult<unknown>[];
-      try {
-        stalled = await Promise.allSettled([...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }))), claim()]);
-      } finally {
-        server().thaw();
-      }
-      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(
-        Array(6).fill('service_unavailable'),
-      );
+      const { before, outcomes, pets, claim } = await writeDuringStall(await emptied(), server());
+      expect(outcomes).toEqual(Array(6).fill('service_unavailable'));
       // Whatever the server does with the statements queued while it was stopped, none of them may take effect.
       // Asserting an absence: wait until PostgreSQL has run (and refused) every statement queued while it was stopped.
       const othersBusy = `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'`;
       await eventually(async () => (await database().query<{ busy: number }[]>(othersBusy))[0]!.busy === 0, { timeoutMs: 30_000 });
-      expect((await pets.list({ limit: 100 })).pets).toEqual([rex]);
+      expect((await pets.list({ limit: 100 })).pets).toEqual([before]);
       expect(await claim()).toEqual({ state: 'claimed' });
     }, 60_000);
   });

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
+import { EVERY_MIGRATION } from './testing/everyMigration.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
@@ -86,14 +87,7 @@ describe('SQLite file', () => {
   it('runs migrations on an empty database, then finds nothing left to do', async () => {
     const dataSource = createDataSource(`sqlite:${newFile()}`);
     await dataSource.initialize();
-    expect(await migrate(dataSource)).toEqual([
-      'InitialSchema1763769600000',
-      'CreateIdempotencyKeys1763856000000',
-      'CoveringStatusIndex1763942400000',
-      'KeyModel1764028800000',
-      'RateLimitBans1764230400000',
-      'PetVersion1764316800000',
-    ]);
+    expect(await migrate(dataSource)).toEqual(EVERY_MIGRATION);
     expect(await migrate(dataSource)).toEqual([]);
     await dataSource.destroy();
   });

@@ -5,8 +5,9 @@ import { describeWithPgBouncer } from '@petstore/test-support/jest';
 import pg from 'pg';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
+import { EVERY_MIGRATION } from './testing/everyMigration.js';
 import { migratedDataSource } from './testing/migratedDataSource.js';
-import { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
+import { writeDuringStall } from './testing/writeDuringStall.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
 
@@ -55,13 +56,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
       await Promise.all([a.initialize(), b.initialize()]);
       try {
         const applied = await Promise.all([migrate(a), migrate(b)]);
-        expect(applied.flat()).toEqual([
-          'InitialSchema1763769600000',
-          'CreateIdempotencyKeys1763856000000',
-          'CoveringStatusIndex1763942400000',
-          'KeyModel1764028800000',
-          'RateLimitBans1764230400000',
-        ]);
+        expect(applied.flat()).toEqual(EVERY_MIGRATION);
         expect(await migrate(a)).toEqual([]);
       } finally {
         await Promise.all([a.destroy(), b.destroy()]);
@@ -120,33 +115,11 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
     }, 30_000);
 
     it('refuses, on its own clock, writes that reach a stalled server after their deadline: a 503 stores nothing', async () => {
-      const pets = new TypeOrmPetRepository(await emptied());
-      const idempotency = new TypeOrmIdempotencyStore(database());
-      const rex = await pets.create(aPetDraft({ name: 'before' }));
-      const claim = () => {
-        const now = Date.now();
-        return idempotency.claim({
-          scope: 'key_stall',
-          key: 'retry-me',
-          fingerprint: 'f',
-          now,
-          expiresAt: now + 86_400_000,
-          staleAfter: now - 60_000,
-        });
-      };
-      servers().postgres.freeze();
-      let stalled: PromiseSettledResult<unknown>[];
-      try {
-        stalled = await Promise.allSettled([...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }))), claim()]);
-      } finally {
-        servers().postgres.thaw();
-      }
-      expect(stalled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : 'settled'))).toEqual(
-        Array(6).fill('service_unavailable'),
-      );
+      const { before, outcomes, pets, claim } = await writeDuringStall(await emptied(), servers().postgres);
+      expect(outcomes).toEqual(Array(6).fill('service_unavailable'));
       const othersBusy = `SELECT count(*)::int AS busy FROM pg_stat_activity WHERE datname = 'petstore' AND pid <> pg_backend_pid() AND state <> 'idle'`;
       await eventually(async () => (await direct<{ busy: number }>(othersBusy))[0]!.busy === 0, { timeoutMs: 30_000 });
-      expect((await eventually(() => pets.list({ limit: 100 }), { timeoutMs: 30_000 })).pets).toEqual([rex]);
+      expect((await eventually(() => pets.list({ limit: 100 }), { timeoutMs: 30_000 })).pets).toEqual([before]);
       expect(await claim()).toEqual({ state: 'claimed' });
     }, 60_000);
   });

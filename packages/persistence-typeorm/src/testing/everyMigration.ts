@@ -1,0 +1,9 @@
+/** The name of every migration, oldest first: what `migrate` applies to an empty database. */
+export const EVERY_MIGRATION = [
+  'InitialSchema1763769600000',
+  'CreateIdempotencyKeys1763856000000',
+  'CoveringStatusIndex1763942400000',
+  'KeyModel1764028800000',
+  'RateLimitBans1764230400000',
+  'PetVersion1764316800000',
+];
