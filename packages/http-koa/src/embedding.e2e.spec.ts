@@ -1,29 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from '@jest/globals';
-import { createPetStore, InMemoryRateLimitStore } from '@petstore/core';
-import {
-  FakeClock,
-  InMemoryAuditLog,
-  InMemoryIdempotencyStore,
-  InMemoryKeyStore,
-  InMemoryKeyUsageStore,
-  InMemoryPetRepository,
-} from '@petstore/core/testing';
+import { createPetStore } from '@petstore/core';
+import { inMemoryPorts } from '@petstore/core/testing';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { createPetsApi } from './createPetsApi.js';
 
-function inMemoryStore() {
-  return createPetStore({
-    pets: new InMemoryPetRepository(),
-    keys: new InMemoryKeyStore(),
-    rateLimits: new InMemoryRateLimitStore(),
-    idempotency: new InMemoryIdempotencyStore(),
-    auditLog: new InMemoryAuditLog(),
-    keyUsage: new InMemoryKeyUsageStore(),
-    clock: new FakeClock(),
-  });
-}
+const inMemoryStore = () => createPetStore(inMemoryPorts());
 
 /** Serves a Koa app on loopback for one test. */
 async function serving(app: Koa, test: (base: string) => Promise<void>): Promise<void> {

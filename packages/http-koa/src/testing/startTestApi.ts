@@ -1,22 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createPetStore,
-  type PetStore,
-  InMemoryRateLimitStore,
-  type BanRule,
-  type Plan,
-  type PetRepository,
-  type RateLimitStore,
-} from '@petstore/core';
-import {
-  FakeClock,
-  InMemoryAuditLog,
-  InMemoryIdempotencyStore,
-  InMemoryKeyStore,
-  InMemoryKeyUsageStore,
-  InMemoryPetRepository,
-} from '@petstore/core/testing';
+import { createPetStore, type PetStore, type BanRule, type Plan, type PetRepository, type RateLimitStore } from '@petstore/core';
+import { inMemoryPorts, type FakeClock, type InMemoryKeyStore, type InMemoryPetRepository } from '@petstore/core/testing';
 import { rawRequest, type RawRequestOptions, type RawResponse } from '@petstore/test-support';
 import { createAdminApp } from '../admin/createAdminApp.js';
 import { createAdminApi } from '../admin/createAdminApi.js';
@@ -72,19 +57,10 @@ async function listenOnLoopback(server: Server): Promise<string> {
 
 /** The HTTP transport over a real socket on loopback, built from core with in-memory adapters and a fake clock. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const clock = new FakeClock(options.now ?? '2026-06-01T12:00:00Z');
-  const pets = new InMemoryPetRepository();
-  const keys = new InMemoryKeyStore();
+  const ports = inMemoryPorts(options.now ?? '2026-06-01T12:00:00Z');
+  const { clock, pets, keys } = ports;
   const store = createPetStore(
-    {
-      pets: options.petRepository ?? pets,
-      keys,
-      rateLimits: options.rateLimits ?? new InMemoryRateLimitStore(),
-      idempotency: new InMemoryIdempotencyStore(),
-      auditLog: new InMemoryAuditLog(),
-      keyUsage: new InMemoryKeyUsageStore(),
-      clock,
-    },
+    { ...ports, pets: options.petRepository ?? pets, rateLimits: options.rateLimits ?? ports.rateLimits },
     { ban: options.ban, failedAuthPerMinute: options.failedAuthPerMinute, usageQueriesPerMinute: options.usageQueriesPerMinute },
   );
   const internalErrors: unknown[] = [];
