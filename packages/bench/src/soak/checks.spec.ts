@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { anInstanceSample } from './testing/anInstanceSample.js';
 import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, type DrillWindow } from './checks.js';
 import type { ServerError } from './recorder.js';
-import type { InstanceSample } from './sampler.js';
 import { planSoak } from './schedule.js';
 
 const redisDrill: DrillWindow = { kind: 'redis', startMs: 30_000, backMs: 38_000, windowEndMs: 46_000 };
@@ -82,18 +82,11 @@ describe('judgeLatency', () => {
 
 describe('judgeMemory', () => {
   const plan = { ...planSoak(2), memorySlices: 5 };
-  const sample = (startedAt: number, rssMb: number, heapMb = 20): InstanceSample => ({
-    startedAt,
-    rssBytes: rssMb * 2 ** 20,
-    heapUsedBytes: heapMb * 2 ** 20,
-    eventLoopP99Ms: 1,
-    requestsTotal: 0,
-  });
 
   it('compares the floor of the last window with the floor of the first after warm-up, life by life', () => {
     // a: saws between 100 and 150 MB of RSS, its floor rises 9 MB by the end; b's second life leaks.
-    const a = Array.from({ length: 60 }, (_, i) => sample(1, i < 5 ? 50 : (i % 2 ? 150 : 100) + (i > 54 ? 9 : 0)));
-    const b = Array.from({ length: 60 }, (_, i) => (i < 30 ? sample(1, 100) : i < 34 ? null : sample(2, 60 + i)));
+    const a = Array.from({ length: 60 }, (_, i) => anInstanceSample(1, i < 5 ? 50 : (i % 2 ? 150 : 100) + (i > 54 ? 9 : 0)));
+    const b = Array.from({ length: 60 }, (_, i) => (i < 30 ? anInstanceSample(1, 100) : i < 34 ? null : anInstanceSample(2, 60 + i)));
     const verdicts = judgeMemory({ a, b }, plan);
     expect(verdicts.map((v) => [v.check.split(' flat')[0], v.pass])).toEqual([
       ['RSS and heap of a', true],
@@ -105,7 +98,7 @@ describe('judgeMemory', () => {
   it('judges a slice by the lowest of its reads where it has them, not by the read at its end', () => {
     // The end-of-slice heap lands anywhere on the saw (40 to 130 MB), the floor of each slice's reads is 38 MB throughout.
     const a = Array.from({ length: 60 }, (_, i) => ({
-      ...sample(1, 150, i > 54 ? 130 : i === 6 ? 40 : 90),
+      ...anInstanceSample(1, 150, i > 54 ? 130 : i === 6 ? 40 : 90),
       heapFloorBytes: 38 * 2 ** 20,
       rssFloorBytes: 140 * 2 ** 20,
     }));
@@ -115,7 +108,7 @@ describe('judgeMemory', () => {
   });
 
   it('does not judge a life too short for two windows after its warm-up', () => {
-    const b = Array.from({ length: 60 }, (_, i) => (i < 50 ? null : sample(3, 60 + i)));
+    const b = Array.from({ length: 60 }, (_, i) => (i < 50 ? null : anInstanceSample(3, 60 + i)));
     expect(judgeMemory({ b }, plan)[0]).toMatchObject({ pass: true, detail: expect.stringMatching(/^not judged: .* had 5 samples/) });
   });
 });
