@@ -1,8 +1,9 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { expect, it } from '@jest/globals';
+import { eventually, runCli, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, listAllPets } from './testing/api.js';
+import { twoInstances } from './testing/twoInstances.js';
 
 const KEY_CACHE_TTL_MS = 2_000;
 /** Beyond the TTL: a request in flight when the cache entry ends, and the polling interval. */
@@ -20,29 +21,17 @@ interface Answer {
 describeWithPostgresAndRedis(
   'a change made through the CLI reaches two instances sharing PostgreSQL and Redis within the key cache TTL',
   (servers) => {
-    let a: ServerProcess;
-    let b: ServerProcess;
-    let databaseUrl: string;
-
-    beforeAll(async () => {
-      databaseUrl = servers().postgres.url;
-      const env = {
-        DATABASE_URL: databaseUrl,
-        REDIS_URL: servers().redis.url,
-        NODE_ENV: 'production',
-        KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
-        BAN_STRIKES: '1',
-        BAN_STRIKE_INTERVAL_SECONDS: '0',
-        PUBLIC_BASE_URL: 'http://petstore.test/v1',
-      };
-      [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-    }, 90_000);
-    afterAll(async () => {
-      await Promise.all([a?.stop(), b?.stop()]);
-    }, 30_000);
+    const databaseUrl = () => servers().postgres.url;
+    const instances = twoInstances(() => ({
+      DATABASE_URL: databaseUrl(),
+      REDIS_URL: servers().redis.url,
+      KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
+      BAN_STRIKES: '1',
+      BAN_STRIKE_INTERVAL_SECONDS: '0',
+    }));
 
     async function cli(...args: string[]): Promise<string> {
-      const result = await runCli(args, { DATABASE_URL: databaseUrl, REDIS_URL: servers().redis.url });
+      const result = await runCli(args, { DATABASE_URL: databaseUrl(), REDIS_URL: servers().redis.url });
       expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
       return result.stdout;
     }
@@ -61,13 +50,15 @@ describeWithPostgresAndRedis(
     /** Waits until `condition` holds for an answer of each instance, at most the cache TTL and a margin. */
     async function onBoth(secret: string, condition: (answer: Answer) => boolean, path?: string): Promise<void> {
       await Promise.all(
-        [a, b].map((server) => eventually(async () => condition(await get(server, secret, path)), { timeoutMs: KEY_CACHE_TTL_MS + MARGIN_MS })),
+        [instances.a, instances.b].map((server) =>
+          eventually(async () => condition(await get(server, secret, path)), { timeoutMs: KEY_CACHE_TTL_MS + MARGIN_MS }),
+        ),
       );
     }
 
     /** Both instances served the key, so each holds it in its cache before the change. */
     async function cachedOnBoth(secret: string): Promise<void> {
-      for (const server of [a, b]) expect(await get(server, secret)).toMatchObject({ status: 200 });
+      for (const server of [instances.a, instances.b]) expect(await get(server, secret)).toMatchObject({ status: 200 });
     }
 
     it('a revoke', async () => {
@@ -107,7 +98,7 @@ describeWithPostgresAndRedis(
       const { secret } = await newKey('--plan', 'pro', '--expires-at', expiresAt.toISOString());
       await cachedOnBoth(secret);
       await Promise.all(
-        [a, b].map((server) =>
+        [instances.a, instances.b].map((server) =>
           eventually(async () => (await get(server, secret)).code === 'key_expired', {
             timeoutMs: expiresAt.getTime() - Date.now() + KEY_CACHE_TTL_MS + MARGIN_MS,
           }),
@@ -118,15 +109,15 @@ describeWithPostgresAndRedis(
 
     it('an unban', async () => {
       const { id, secret } = await newKey('--plan', 'free', '--per-minute', '1');
-      expect((await get(a, secret)).status).toBe(200);
+      expect((await get(instances.a, secret)).status).toBe(200);
       // One strike bans (BAN_STRIKES=1, no interval): the 429 that ends the window, then every request is key_banned.
-      await eventually(async () => (await get(b, secret)).code === 'key_banned');
+      await eventually(async () => (await get(instances.b, secret)).code === 'key_banned');
       await onBoth(secret, ({ code }) => code === 'key_banned');
       await onBoth(secret, ({ bannedUntil }) => typeof bannedUntil === 'number', '/rate_limit');
       await cli('keys', 'unban', id);
       // GET /v1/rate_limit answers during a ban and counts apart: reading it never strikes again.
       await onBoth(secret, ({ status, bannedUntil }) => status === 200 && bannedUntil === null, '/rate_limit');
-      expect((await get(a, secret)).code).not.toBe('key_banned');
+      expect((await get(instances.a, secret)).code).not.toBe('key_banned');
     }, 30_000);
 
     it('a revoke while a POST body is still arriving: 401 once it has arrived, nothing stored', async () => {
@@ -135,7 +126,7 @@ describeWithPostgresAndRedis(
       await cachedOnBoth(secret);
       const name = `slow ${id}`;
       const body = JSON.stringify({ name, categoryId: 1 });
-      const socket = connect(Number(new URL(b.url).port), '127.0.0.1');
+      const socket = connect(Number(new URL(instances.b.url).port), '127.0.0.1');
       let received = '';
       let closed = false;
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
@@ -147,7 +138,7 @@ describeWithPostgresAndRedis(
       );
       // Admitted when its headers came (counted: one more request in the minute than the two above), body on its way.
       await eventually(async () => {
-        const usage = (await (await fetch(`${b.url}/rate_limit`, { headers: auth(secret) })).json()) as { windows: { used: number }[] };
+        const usage = (await (await fetch(`${instances.b.url}/rate_limit`, { headers: auth(secret) })).json()) as { windows: { used: number }[] };
         return usage.windows[0]!.used === 3;
       });
       await cli('keys', 'revoke', id);
@@ -156,7 +147,7 @@ describeWithPostgresAndRedis(
       socket.end(body.slice(body.length >> 1));
       await eventually(() => closed || /\r\n\r\n\{.*\}$/s.test(received), { timeoutMs: 10_000 });
       expect(received).toMatch(/^HTTP\/1\.1 401 /);
-      expect((await listAllPets(a, other.secret)).filter((pet) => pet.name === name)).toEqual([]);
+      expect((await listAllPets(instances.a, other.secret)).filter((pet) => pet.name === name)).toEqual([]);
     }, 30_000);
   },
 );
