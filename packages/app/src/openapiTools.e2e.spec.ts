@@ -51,68 +51,73 @@ async function runDredd(documentFile: string, base: string, credential: string, 
   return { code: result.code, passing, failing, errors, skipped: [...skipped].sort(), output };
 }
 
+/** A server started for the tools, and where its document and the operations it describes answer. */
+interface Served {
+  server: ServerProcess;
+  documentUrl: string;
+  operationsUrl: string;
+  credential: string;
+}
+
+/** Spectral, Redocly and Dredd on the document of the server `serve` starts on a fresh database in `work`. */
+function describeThroughTools(
+  title: string,
+  serve: (work: string) => Promise<Served>,
+  dredd: { hooks: string; atLeastPassing: number; skipped: string[] },
+): void {
+  describe(title, () => {
+    let work: string;
+    let served: Served;
+    let documentFile: string;
+
+    beforeAll(async () => {
+      work = mkdtempSync(join(tmpdir(), 'petstore-openapi-tools-'));
+      served = await serve(work);
+      documentFile = join(work, 'openapi.json');
+      writeFileSync(documentFile, await (await fetch(served.documentUrl, { headers: { Authorization: `Bearer ${served.credential}` } })).text());
+    }, 90_000);
+
+    afterAll(async () => {
+      await served?.server.stop();
+      rmSync(work, { recursive: true, force: true });
+    });
+
+    it('passes spectral lint (spectral:oas) with no error and no warning', () => expectSpectralClean(documentFile), 90_000);
+
+    it('passes redocly lint (recommended) with no error and no warning', () => expectRedoclyClean(documentFile), 90_000);
+
+    it('passes Dredd run as documented, from a fresh database: every answer a request can provoke, none failing', async () => {
+      const run = await runDredd(documentFile, served.operationsUrl, served.credential, dredd.hooks);
+      expect({ code: run.code, failing: run.failing, errors: run.errors }).toEqual({ code: 0, failing: 0, errors: 0 });
+      expect(run.passing).toBeGreaterThanOrEqual(dredd.atLeastPassing);
+      expect(run.skipped).toEqual(dredd.skipped);
+    }, 150_000);
+  });
+}
+
 // The served documents through tools nobody here wrote, as a third party would run them, on a fresh database.
-describe('the served OpenAPI document through third-party tools', () => {
-  let work: string;
-  let server: ServerProcess;
-  let key: string;
-  let documentFile: string;
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'petstore-openapi-tools-'));
+describeThroughTools(
+  'the served OpenAPI document through third-party tools',
+  async (work) => {
     const databaseUrl = `sqlite:${join(work, 'pets.db')}`;
-    key = await issueUnlimitedKey(databaseUrl);
-    server = await spawnServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-    documentFile = join(work, 'openapi.json');
-    writeFileSync(documentFile, await (await fetch(`${server.url}/openapi.json`, { headers: { Authorization: `Bearer ${key}` } })).text());
-  }, 90_000);
+    const key = await issueUnlimitedKey(databaseUrl);
+    const server = await spawnServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+    return { server, documentUrl: `${server.url}/openapi.json`, operationsUrl: server.url, credential: key };
+  },
+  { hooks: 'pets-hooks.cjs', atLeastPassing: 48, skipped: ['403', '408', '409', '410', '429', '500', '503', 'HEAD'] },
+);
 
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(work, { recursive: true, force: true });
-  });
-
-  it('passes spectral lint (spectral:oas) with no error and no warning', () => expectSpectralClean(documentFile), 90_000);
-
-  it('passes redocly lint (recommended) with no error and no warning', () => expectRedoclyClean(documentFile), 90_000);
-
-  it('passes Dredd run as documented, from a fresh database: every answer a request can provoke, none failing', async () => {
-    const run = await runDredd(documentFile, server.url, key, 'pets-hooks.cjs');
-    expect({ code: run.code, failing: run.failing, errors: run.errors }).toEqual({ code: 0, failing: 0, errors: 0 });
-    expect(run.passing).toBeGreaterThanOrEqual(48);
-    expect(run.skipped).toEqual(['403', '408', '409', '410', '429', '500', '503', 'HEAD']);
-  }, 150_000);
-});
-
-describe('the admin OpenAPI document through third-party tools', () => {
-  const adminToken = 'openapi-tools-admin-token-8c1f4e7a2d9b0c3e5f6a8d1b4e7c0a2f';
-  let work: string;
-  let server: ServerProcess;
-  let documentFile: string;
-
-  beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'petstore-admin-openapi-'));
-    server = await spawnServer({ DATABASE_URL: `sqlite:${join(work, 'pets.db')}`, LOG_LEVEL: 'warn', ADMIN_TOKEN: adminToken, ADMIN_PORT: '0' });
-    documentFile = join(work, 'admin-openapi.json');
-    writeFileSync(
-      documentFile,
-      await (await fetch(`${server.adminUrl!}/openapi.json`, { headers: { Authorization: `Bearer ${adminToken}` } })).text(),
-    );
-  }, 90_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(work, { recursive: true, force: true });
-  });
-
-  it('passes spectral lint (spectral:oas) with no error and no warning', () => expectSpectralClean(documentFile), 90_000);
-
-  it('passes redocly lint (recommended) with no error and no warning', () => expectRedoclyClean(documentFile), 90_000);
-
-  it('passes Dredd run as documented, from a fresh database: every answer a request can provoke, none failing', async () => {
-    const run = await runDredd(documentFile, server.adminUrl!, adminToken, 'admin-hooks.cjs');
-    expect({ code: run.code, failing: run.failing, errors: run.errors }).toEqual({ code: 0, failing: 0, errors: 0 });
-    expect(run.passing).toBeGreaterThanOrEqual(92);
-    expect(run.skipped).toEqual(['408', '500', '503', 'HEAD']);
-  }, 150_000);
-});
+describeThroughTools(
+  'the admin OpenAPI document through third-party tools',
+  async (work) => {
+    const adminToken = 'openapi-tools-admin-token-8c1f4e7a2d9b0c3e5f6a8d1b4e7c0a2f';
+    const server = await spawnServer({
+      DATABASE_URL: `sqlite:${join(work, 'pets.db')}`,
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN: adminToken,
+      ADMIN_PORT: '0',
+    });
+    return { server, documentUrl: `${server.adminUrl!}/openapi.json`, operationsUrl: server.adminUrl!, credential: adminToken };
+  },
+  { hooks: 'admin-hooks.cjs', atLeastPassing: 92, skipped: ['408', '500', '503', 'HEAD'] },
+);
