@@ -43,6 +43,26 @@ const CONNECTION_OPTIONS = {
 /** The credentials and TLS options of a connection to a data node, as ioredis takes them. */
 const signIn = ({ username, password, tls }: RedisSecurity) => ({ username, password, ...(tls ? { tls: {} } : {}) }) satisfies RedisOptions;
 
+/** Clients closed by `closeRedisClient`: the only ones meant to end. */
+const closedOnPurpose = new WeakSet<RedisClient>();
+
+/**
+ * Reconnects a Sentinel client that ioredis ends by itself: when `+switch-master` arrives while the client is asking a
+ * Sentinel for the master (after the master's connection dropped), the failover detector closes the connector under
+ * that question and ioredis gives up for good ("end"), which would leave the client on no master until a restart.
+ */
+function reconnectWhenEnded(redis: Redis): Redis {
+  let attempts = 0;
+  redis.on('ready', () => (attempts = 0));
+  redis.on('end', () => {
+    if (closedOnPurpose.has(redis)) return;
+    setTimeout(() => {
+      if (!closedOnPurpose.has(redis) && redis.status === 'end') redis.connect().catch(() => undefined);
+    }, reconnectAfter(++attempts)).unref();
+  });
+  return redis;
+}
+
 function connect(topology: RedisTopology): RedisClient {
   switch (topology.kind) {
     case 'single':
@@ -55,21 +75,25 @@ function connect(topology: RedisTopology): RedisClient {
         redisOptions: { ...CONNECTION_OPTIONS, ...signIn(topology) },
       });
     case 'sentinel':
-      return new Redis({
-        ...CONNECTION_OPTIONS,
-        ...signIn(topology),
-        sentinels: [...topology.sentinels],
-        name: topology.masterName,
-        sentinelPassword: topology.sentinelPassword,
-        ...(topology.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
-        enableOfflineQueue: false,
-        retryStrategy: reconnectAfter,
-        sentinelRetryStrategy: reconnectAfter,
-        // Hears +switch-master from the Sentinels and moves to the new master at once, and a demoted master's
-        // READONLY refusal sends the client back to the Sentinels.
-        failoverDetector: true,
-        reconnectOnError: (error) => error.message.startsWith('READONLY'),
-      });
+      return reconnectWhenEnded(
+        new Redis({
+          ...CONNECTION_OPTIONS,
+          ...signIn(topology),
+          sentinels: [...topology.sentinels],
+          name: topology.masterName,
+          sentinelPassword: topology.sentinelPassword,
+          ...(topology.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
+          enableOfflineQueue: false,
+          retryStrategy: reconnectAfter,
+          sentinelRetryStrategy: reconnectAfter,
+          // A Sentinel that accepts the connection but never answers (paused, overloaded) is passed over for the next.
+          sentinelCommandTimeout: DEFAULT_COMMAND_TIMEOUT_MS,
+          // Hears +switch-master from the Sentinels and moves to the new master at once, and a demoted master's
+          // READONLY refusal sends the client back to the Sentinels.
+          failoverDetector: true,
+          reconnectOnError: (error) => error.message.startsWith('READONLY'),
+        }),
+      );
   }
 }
 
@@ -106,6 +130,7 @@ export function whenReady(redis: RedisClient, timeoutMs = 2_000): Promise<boolea
  * leaves open (the Sentinel client's subscriptions to every Sentinel).
  */
 export async function closeRedisClient(redis: RedisClient): Promise<void> {
+  closedOnPurpose.add(redis);
   await redis.quit().catch(() => undefined);
   redis.disconnect();
 }
