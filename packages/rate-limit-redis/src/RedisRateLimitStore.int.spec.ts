@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
-import { describeWithEachRedisTopology, describeWithRedis } from '@petstore/test-support/jest';
+import { describeWithEachRedisTopology, describeWithRedis, describeWithRedisSentinel } from '@petstore/test-support/jest';
 import { closeRedisClient, createRedisClient, whenReady, type RedisClient } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';
 
@@ -16,6 +16,27 @@ describeWithEachRedisTopology('the RateLimitStore contract', (redis) => {
   afterAll(async () => void (client && (await closeRedisClient(client))));
 
   describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client) }));
+});
+
+describeWithRedisSentinel('a Sentinel client', (redis) => {
+  // The client asks the first Sentinel first: hung, it holds the client's question while the others promote the
+  // replica and announce +switch-master, which ioredis' failover detector answers by closing the client under it.
+  it('reaches the promoted replica by itself when the Sentinel it asks first hangs through the failover', async () => {
+    const client = createRedisClient(redis().topology);
+    try {
+      expect(await whenReady(client, 10_000)).toBe(true);
+      const resume = redis().hangFirstSentinel();
+      try {
+        const dead = await redis().killMasterOf('any');
+        await redis().failedOver(dead);
+        await eventually(async () => (await client.set('petstore:test:after-failover', '1').catch(() => null)) === 'OK', { timeoutMs: 15_000 });
+      } finally {
+        resume();
+      }
+    } finally {
+      await closeRedisClient(client);
+    }
+  }, 60_000);
 });
 
 describeWithRedis('on Redis', (redis) => {

@@ -9,6 +9,7 @@ import {
   startSingleRedis,
   type RedisPasswords,
   type RunningRedisTopology,
+  type RunningRedisSentinel,
   type RunningReplicatedRedis,
 } from './redisTopologies.js';
 import { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
@@ -62,7 +63,7 @@ const REDIS_CLUSTER: Service<RunningReplicatedRedis> = {
   hint: 'redis-server and redis-cli (apt-get install redis-server)',
   start: startRedisCluster,
 };
-const REDIS_SENTINEL: Service<RunningReplicatedRedis> = {
+const REDIS_SENTINEL: Service<RunningRedisSentinel> = {
   name: 'Redis Sentinel (master, replica, 3 Sentinels)',
   installed: () => redisServerBinary() !== null && redisCliBinary() !== null && redisSentinelBinary() !== null,
   hint: 'redis-server, redis-cli and redis-sentinel (apt-get install redis-server redis-sentinel)',
@@ -118,9 +119,9 @@ export function describeWithRedisCluster(name: string, body: (redis: () => Runni
 }
 
 /** `describe` with a Redis master, its replica and 3 Sentinels (with passwords, if given): `redis()` inside hooks and tests. */
-export function describeWithRedisSentinel(name: string, body: (redis: () => RunningReplicatedRedis) => void, passwords: RedisPasswords = {}): void {
+export function describeWithRedisSentinel(name: string, body: (redis: () => RunningRedisSentinel) => void, passwords: RedisPasswords = {}): void {
   const service = { ...REDIS_SENTINEL, start: () => startRedisSentinel(passwords) };
-  describeWith<[RunningReplicatedRedis]>([service], name, (running) => body(() => running()[0]));
+  describeWith<[RunningRedisSentinel]>([service], name, (running) => body(() => running()[0]));
 }
 
 /** The same tests three times: on one Redis, on a Redis Cluster and on Redis Sentinel, each named in the title. */

@@ -10,4 +10,4 @@ export {
   describeWithRedisSentinel,
   type PostgresBehindPgBouncer,
 } from './describeWith.js';
-export type { RedisPasswords, RunningRedisTopology, RunningReplicatedRedis } from './redisTopologies.js';
+export type { RedisPasswords, RunningRedisSentinel, RunningRedisTopology, RunningReplicatedRedis } from './redisTopologies.js';

@@ -32,6 +32,16 @@ export interface RunningReplicatedRedis extends RunningRedisTopology {
   failedOver(deadPort: number, timeoutMs?: number): Promise<void>;
 }
 
+/** Sentinel: a master, its replica and 3 Sentinels. */
+export interface RunningRedisSentinel extends RunningReplicatedRedis {
+  kind: 'sentinel';
+  /**
+   * SIGSTOP to the first Sentinel of `topology.sentinels` (the one a client asks first): it accepts connections and
+   * never answers; the others go on without it. Returns what resumes it (SIGCONT).
+   */
+  hangFirstSentinel(): () => void;
+}
+
 /** Passwords (and TLS) the setup requires: none by default. */
 export interface RedisPasswords {
   /**
@@ -135,6 +145,10 @@ class Processes {
     const child = spawn(binary, args, { stdio: 'ignore', cwd: this.dir });
     this.children.set(port, child);
     await waitForPort(port, child);
+  }
+
+  signal(port: number, signal: 'SIGSTOP' | 'SIGCONT'): void {
+    this.children.get(port)?.kill(signal);
   }
 
   async kill(port: number): Promise<void> {
@@ -293,7 +307,7 @@ export async function startRedisCluster({ password, tls: withTls }: RedisPasswor
  * under the name `petstore` and calling it down after 1 s of silence. Null when redis-server, redis-cli or
  * redis-sentinel is not installed.
  */
-export async function startRedisSentinel({ password, sentinelPassword, tls: withTls }: RedisPasswords = {}): Promise<RunningReplicatedRedis | null> {
+export async function startRedisSentinel({ password, sentinelPassword, tls: withTls }: RedisPasswords = {}): Promise<RunningRedisSentinel | null> {
   const server = redisServerBinary();
   const sentinel = redisSentinelBinary();
   if (!server || !sentinel || !redisCliBinary()) return null;
@@ -352,7 +366,9 @@ export async function startRedisSentinel({ password, sentinelPassword, tls: with
       },
       { timeoutMs: 30_000, intervalMs: 100 },
     );
-    const masterOf = async () => (await sentinelMaster(sentinels[0]!)).port;
+    const hung = new Set<number>();
+    const answering = () => sentinels.filter((port) => !hung.has(port));
+    const masterOf = async () => (await sentinelMaster(answering()[0]!)).port;
     return {
       kind: 'sentinel',
       env: {
@@ -378,7 +394,7 @@ export async function startRedisSentinel({ password, sentinelPassword, tls: with
       failedOver: async (deadPort, timeoutMs = 30_000) => {
         await eventually(
           async () => {
-            for (const port of sentinels) {
+            for (const port of answering()) {
               const seen = await sentinelMaster(port);
               if (seen.port === deadPort || seen.flags !== 'master') return false;
             }
@@ -386,6 +402,15 @@ export async function startRedisSentinel({ password, sentinelPassword, tls: with
           },
           { timeoutMs, intervalMs: 100 },
         );
+      },
+      hangFirstSentinel: () => {
+        const first = sentinels[0]!;
+        hung.add(first);
+        processes.signal(first, 'SIGSTOP');
+        return () => {
+          processes.signal(first, 'SIGCONT');
+          hung.delete(first);
+        };
       },
       stop: () => processes.stopAll(),
     };
