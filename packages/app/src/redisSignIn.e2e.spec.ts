@@ -6,7 +6,7 @@ import { runCli, spawnServer, type ServerProcess } from '@petstore/test-support'
 import { describeWithRedisCluster, describeWithRedisSentinel, type RedisPasswords, type RunningReplicatedRedis } from '@petstore/test-support/jest';
 import { auth } from './testing/api.js';
 
-const ADMIN_TOKEN = 'a'.repeat(32);
+const ADMIN_TOKEN = 'redis-sign-in-admin-token-8f3b1d6a2e9c4f7b0d5a1e8c3f6b9d2a';
 const PASSWORDS = { password: 'data-nodes-secret-7Qx', sentinelPassword: 'sentinels-secret-4Lm' };
 const WRONG = 'wrong-secret-9Zk';
 const WRONG_PASSWORD: [string, Record<string, string>] = ['a wrong REDIS_PASSWORD', { REDIS_PASSWORD: WRONG }];
