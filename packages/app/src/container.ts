@@ -202,32 +202,14 @@ function useCasesModule(config: Config): ContainerModule {
 
 /**
  * The metrics and the access-log line (`message`: `request`, `admin request`) of every answered request. The line has
- * the path without its query, and without a credential sent in it.
+ * the path without its query, and without a credential sent in it; with tracing on, the trace and span ids of the
+ * request's span (pino leaves out undefined fields). One literal, no spread: an object spread costs more than the line
+ * (docs/performance.md).
  */
-const logResponse = (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor) => (record: ResponseRecord) => {
-  metrics.record(record);
-  logger.info(
-    {
-      requestId: record.requestId,
-      method: record.method,
-      path: redactor.path(record.path),
-      route: record.route,
-      status: record.status,
-      durationMs: Math.round(record.durationMs * 100) / 100,
-      keyId: record.keyId,
-    },
-    message,
-  );
-};
-
-/**
- * The same, once tracing has named the request's span, with its trace and span ids on the line (pino leaves out
- * undefined fields). A literal of its own: an object spread costs more than the line (docs/performance.md).
- */
-const logTracedResponse =
-  (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor, tracing: TracingHooks) => (record: ResponseRecord) => {
+const onResponseOf =
+  (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor, tracing: TracingHooks | null) => (record: ResponseRecord) => {
     metrics.record(record);
-    const ids = tracing.requestEnded(record);
+    const ids = tracing?.requestEnded(record);
     logger.info(
       {
         requestId: record.requestId,
@@ -243,9 +225,6 @@ const logTracedResponse =
       message,
     );
   };
-
-const onResponseOf = (metrics: Metrics, logger: Logger, message: string, redactor: CredentialRedactor, tracing: TracingHooks | null) =>
-  tracing === null ? logResponse(metrics, logger, message, redactor) : logTracedResponse(metrics, logger, message, redactor, tracing);
 
 /** The public app, and the admin API's app when ADMIN_TOKEN is set. */
 function httpModule(config: Config): ContainerModule {
