@@ -15,6 +15,7 @@ import { createAdminApp, createHttpApp, type ResponseRecord } from '@petstore/ht
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
+  dialectOf,
   migrate,
   pingDatabase,
   redact,
@@ -88,11 +89,16 @@ function persistenceModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    // No cache in front of the pets: every read goes to the database, which is what lets every instance answer with
-    // every change that has resolved (docs/decisions/0028-pages-true-after-changes.md).
+    // On SQLite, pages are served from listing rows kept in memory (about 6 MB at most). Relies on: pets change only
+    // through this repository on this process's connection (nothing here writes them otherwise), and every other
+    // process's commit is seen through SQLite's data_version. PostgreSQL keeps nothing: only a round trip could
+    // tell what other instances changed (docs/decisions/0029-listing-rows-kept-on-sqlite.md).
     bind(TOKENS.PetRepository).toResolvedValue(
       (dataSource: DataSource, tracing: TracingHooks | null) =>
-        new TypeOrmPetRepository(dataSource, tracing ? { statements: tracing.statements } : {}),
+        new TypeOrmPetRepository(dataSource, {
+          ...(tracing ? { statements: tracing.statements } : {}),
+          keptListingRows: dialectOf(dataSource) === 'sqlite' ? KEPT_LISTING_ROWS : 0,
+        }),
       [TOKENS.DataSource, TOKENS.Tracing],
     );
     // Keys are looked up through a short cache. Relies on: a change to a key made on another instance or through the
@@ -107,6 +113,9 @@ function persistenceModule(config: Config): ContainerModule {
     bind(TOKENS.Closers).toResolvedValue((dataSource: DataSource) => () => dataSource.destroy(), [TOKENS.DataSource]);
   });
 }
+
+/** Listing rows kept in memory on SQLite: every pet of a 25,000-pet store in every listing it appears in. */
+const KEPT_LISTING_ROWS = 50_000;
 
 const REDIS_RATE_LIMIT_STORE: ServiceIdentifier<RedisRateLimitStore> = Symbol.for('petstore.RedisRateLimitStore');
 /** Hears every Redis failure (the client's and the store's) and logs it, at most every 10 s. */

@@ -16,12 +16,20 @@ export function petEntityTag(pet: Pick<Pet, 'id' | 'version'>): string {
 
 /**
  * The strong tag of a listing page. `scope` tells apart the pages of servers whose `Link` differs (another public
- * base URL) and the page's filter and limit; the pets are summed up in 128 bits of SHA-256.
+ * base URL) and the page's filter and limit; the pets are summed up in 128 bits of SHA-256. What is hashed is the
+ * scope's bytes (zero-padded to 8, it holds no NUL), whether a next page follows, then each id and version as a
+ * 64-bit float: written into one array and hashed in one call, with no text built per pet.
  */
 export function pageEntityTag(scope: string, pets: readonly Pick<Pet, 'id' | 'version'>[], hasNext: boolean): string {
-  let content = hasNext ? 'n' : 'l';
-  for (const pet of pets) content += `,${pet.id.toString(36)}.${pet.version.toString(36)}`;
-  return `"${REPRESENTATION}.${hash('sha256', `${scope}\n${content}`, 'base64url').slice(0, 22)}"`;
+  const scopeSlots = Math.ceil(Buffer.byteLength(scope) / 8);
+  const values = new Float64Array(scopeSlots + 1 + 2 * pets.length);
+  Buffer.from(values.buffer).write(scope);
+  values[scopeSlots] = hasNext ? 1 : 0;
+  for (let i = 0, at = scopeSlots + 1; i < pets.length; i++, at += 2) {
+    values[at] = pets[i]!.id;
+    values[at + 1] = pets[i]!.version;
+  }
+  return `"${REPRESENTATION}.${hash('sha256', values, 'base64url').slice(0, 22)}"`;
 }
 
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE (RFC 9110, section 8.8.3)

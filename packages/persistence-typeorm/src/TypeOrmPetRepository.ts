@@ -9,19 +9,30 @@ function toPet(row: PetTuple): Pet {
   return { id: toSafeInteger(row[0]), name: row[1], categoryId: toSafeInteger(row[2]), status: row[3] as PetStatus, version: row[4] };
 }
 
+export interface TypeOrmPetRepositoryOptions {
+  /** Sees each SQLite pet statement run (the server's tracing passes one). */
+  statements?: StatementObserver;
+  /**
+   * SQLite only: keep up to this many rows of the listings in memory and serve pages from them while nothing has
+   * changed them (default 0: none). Sound only if, on this DataSource's connection, pets change through this
+   * repository alone: its own changes and any other process's commits are seen, but a pet changed by SQL run on
+   * the same connection (an embedder's query through TypeORM) is not.
+   */
+  keptListingRows?: number;
+}
+
 /**
  * PetRepository on a TypeORM DataSource (SQLite or PostgreSQL). The schema and connections are TypeORM's; the
  * hot statements are prepared on its connection (driverStatements.ts says why) and mapped here from positional
  * rows. Every statement is one autocommitted statement (or, for SQLite's group commit, resolves after its
- * transaction committed), and reads run on the database each time: a read that starts after a change resolved
- * sees it, on any process that shares the database.
+ * transaction committed), and a read that starts after a change resolved sees it, on any process that shares the
+ * database: it runs on the database, or (with `keptListingRows`) on rows kept only while no change has touched them.
  */
 export class TypeOrmPetRepository implements PetRepository {
   private readonly statements: PetStatements;
 
-  /** `statements` sees each SQLite pet statement run (the server's tracing passes one). */
-  constructor(dataSource: DataSource, options: { statements?: StatementObserver } = {}) {
-    this.statements = petStatements(dataSource, options.statements);
+  constructor(dataSource: DataSource, options: TypeOrmPetRepositoryOptions = {}) {
+    this.statements = petStatements(dataSource, options.statements, options.keptListingRows);
   }
 
   async create(draft: PetDraft): Promise<Pet> {

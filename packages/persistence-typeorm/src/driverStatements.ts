@@ -15,10 +15,14 @@ import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
+import { ListingRuns } from './ListingRuns.js';
 import type { StatementObserver } from './StatementObserver.js';
 
 /** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
 export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
+
+/** A row as SQLite returns it: integers are numbers. */
+type SqlitePetRow = [id: number, name: string, categoryId: number, status: string, version: number];
 
 /** The pet statements, the same on both databases; ids come back as PostgreSQL returns them (bigint as a string). */
 export interface PetStatements {
@@ -31,11 +35,12 @@ export interface PetStatements {
 
 /**
  * The pet statements for a DataSource, prepared on its connection the first time they run. Without an observer
- * they run as they are, with no indirection on the hot path.
+ * they run as they are, with no indirection on the hot path. `keptListingRows` (SQLite only) keeps up to that many
+ * rows of the listings in memory (ListingRuns), for as long as nothing changes them.
  */
-export function petStatements(dataSource: DataSource, observer?: StatementObserver): PetStatements {
+export function petStatements(dataSource: DataSource, observer?: StatementObserver, keptListingRows = 0): PetStatements {
   if (dialectOf(dataSource) === 'postgres') return postgresStatements(dataSource);
-  const statements = sqliteStatements(dataSource);
+  const statements = sqliteStatements(dataSource, keptListingRows);
   return observer ? observedStatements(statements, observer, SQLITE_SQL) : statements;
 }
 
@@ -101,8 +106,15 @@ export function postgresPoolOf(dataSource: DataSource): Pool {
  * better-sqlite3 statements prepared once on TypeORM's connection. Inserts use group commit: the creates that reach
  * the repository in one turn of the event loop are written in one transaction, so under load a commit (the costly
  * part of a write) is shared by many requests, and each caller still resolves only after its row is committed.
+ *
+ * With `keptListingRows`, pages are served from stretches of the listings kept in memory (ListingRuns). What is
+ * kept is exactly what the database holds because every statement here is synchronous and every change to a pet
+ * goes through them: an update or a committed batch of inserts drops the stretches holding the pet's id before
+ * anything else runs; a commit by another connection (another process on the same file) changes SQLite's
+ * `data_version`, read before every page, and drops everything; and nothing read inside a transaction opened
+ * through TypeORM (whose changes may still roll back) is kept.
  */
-function sqliteStatements(dataSource: DataSource): PetStatements {
+function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetStatements {
   const text = SQLITE_SQL;
   type Prepared = {
     db: Database;
@@ -111,6 +123,8 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
     listByStatus: Statement;
     update: Statement;
     insertMany: (drafts: PetDraft[]) => number[];
+    dataVersion: Statement;
+    kept: { runs: ListingRuns<SqlitePetRow>; dataVersion: unknown } | undefined;
   };
   let prepared: Prepared | undefined;
   const statements = (): Prepared => {
@@ -127,6 +141,8 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
         update: db.prepare(text.update).raw(),
         // IMMEDIATE takes the write lock up front, so the transaction cannot fail half-way on SQLITE_BUSY.
         insertMany: db.transaction((drafts: PetDraft[]) => drafts.map((d) => insert.get(d.name, d.categoryId, d.status) as number)).immediate,
+        dataVersion: db.prepare('PRAGMA data_version').pluck(),
+        kept: keptListingRows > 0 ? { runs: new ListingRuns(keptListingRows), dataVersion: undefined } : undefined,
       };
     }
     return prepared;
@@ -142,7 +158,7 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
   const commitBatch = () => {
     const pending = batch;
     try {
-      const { db, insertMany } = statements();
+      const { db, insertMany, kept } = statements();
       if (db.inTransaction) {
         waitingSince ??= Date.now();
         if (Date.now() - waitingSince < lockTimeoutMs) return void setTimeout(commitBatch, 1);
@@ -151,6 +167,7 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
       waitingSince = undefined;
       batch = [];
       const ids = insertMany(pending.map((p) => p.draft));
+      for (const id of ids) kept?.runs.changed(id);
       pending.forEach((p, i) => p.resolve(ids[i]!));
     } catch (error) {
       waitingSince = undefined;
@@ -166,15 +183,29 @@ function sqliteStatements(dataSource: DataSource): PetStatements {
         batch.push({ draft, resolve, reject });
       }),
     findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
-    list: async (status, after, count) =>
-      (status === undefined ? statements().listAll.all(after, count) : statements().listByStatus.all(status, after, count)) as PetTuple[],
+    list: async (status, after, count) => {
+      const prepared = statements();
+      const read = (from: number, rows: number) =>
+        (status === undefined ? prepared.listAll.all(from, rows) : prepared.listByStatus.all(status, from, rows)) as SqlitePetRow[];
+      const { kept, db } = prepared;
+      if (!kept || db.inTransaction) return read(after, count);
+      const dataVersion = prepared.dataVersion.get();
+      if (dataVersion !== kept.dataVersion) {
+        kept.runs.clear();
+        kept.dataVersion = dataVersion;
+      }
+      return kept.runs.page(status ?? '', after, count, read);
+    },
     update: async (id, expectedVersion, next, timing) => {
       // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
       for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {
         if (Date.now() - since >= lockTimeoutMs)
           throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
       }
-      return statements().update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
+      const { update, kept } = statements();
+      const row = update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
+      if (row) kept?.runs.changed(id);
+      return row;
     },
   };
 }

@@ -10,7 +10,7 @@ export { dialectOf, type Dialect } from './dialect.js';
 export type { DataSource } from 'typeorm';
 export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } from './databaseUrl.js';
 export { migrate, pingDatabase } from './migrate.js';
-export { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
+export { TypeOrmPetRepository, type TypeOrmPetRepositoryOptions } from './TypeOrmPetRepository.js';
 export type { StatementObserver } from './StatementObserver.js';
 export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';

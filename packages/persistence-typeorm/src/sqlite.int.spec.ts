@@ -42,6 +42,44 @@ describePetRepositoryContract('TypeOrmPetRepository on SQLite with a statement o
   return { repository: new TypeOrmPetRepository(dataSource, { statements }), close: () => dataSource.destroy() };
 });
 
+// Few rows kept, so that the contract runs through reads, stitching and eviction of kept runs alike.
+describePetRepositoryContract('TypeOrmPetRepository on a SQLite file keeping listing rows', async () => {
+  const dataSource = await open(`sqlite:${newFile()}`);
+  return { repository: new TypeOrmPetRepository(dataSource, { keptListingRows: 40 }), close: () => dataSource.destroy() };
+});
+
+describe('listing rows kept in memory (SQLite)', () => {
+  it('shows what another process changed or created in the same file', async () => {
+    const file = newFile();
+    const dataSource = await open(`sqlite:${file}`);
+    const pets = new TypeOrmPetRepository(dataSource, { keptListingRows: 1_000 });
+    const rex = await pets.create(aPetDraft({ name: 'Rex', status: 'available' }));
+    expect((await pets.list({ limit: 10, status: 'available' })).pets).toEqual([rex]);
+    const other = new Database(file);
+    try {
+      other.prepare(`UPDATE "pets" SET "status" = 'sold', "version" = "version" + 1 WHERE "id" = ?`).run(rex.id);
+      expect((await pets.list({ limit: 10, status: 'available' })).pets).toEqual([]);
+      other.prepare(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('Tom', 2, 'sold')`).run();
+      expect((await pets.list({ limit: 10, status: 'sold' })).pets.map((pet) => pet.name)).toEqual(['Rex', 'Tom']);
+    } finally {
+      other.close();
+      await dataSource.destroy();
+    }
+  });
+
+  it('keeps nothing read inside a transaction opened through TypeORM, whose rows may roll back', async () => {
+    const dataSource = await open(`sqlite:${newFile()}`);
+    const pets = new TypeOrmPetRepository(dataSource, { keptListingRows: 1_000 });
+    const embedder = dataSource.createQueryRunner();
+    await embedder.startTransaction();
+    await embedder.query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('rolled back', 1, 'available')`);
+    expect((await pets.list({ limit: 10 })).pets.map((pet) => pet.name)).toEqual(['rolled back']);
+    await embedder.rollbackTransaction();
+    expect((await pets.list({ limit: 10 })).pets).toEqual([]);
+    await dataSource.destroy();
+  });
+});
+
 describe('a statement observer (tracing)', () => {
   it('sees each pet statement run, with its SQL text, and hands back what it returns or throws', async () => {
     const dataSource = await open('sqlite::memory:');

@@ -1,0 +1,124 @@
+import { describe, expect, it } from '@jest/globals';
+import { ListingRuns } from './ListingRuns.js';
+
+type Row = [id: number, status: string, version: number];
+
+/** A table of pets and its listings ('' for all, or one status), read as the database would. */
+function table(count: number) {
+  const rows: Row[] = Array.from({ length: count }, (_, i) => [i + 1, ['available', 'pending', 'sold'][i % 3]!, 1]);
+  let reads = 0;
+  const listing = (name: string) => rows.filter((row) => name === '' || row[1] === name);
+  return {
+    rows,
+    get reads() {
+      return reads;
+    },
+    listing,
+    load: (name: string) => (after: number, limit: number) => {
+      reads++;
+      return listing(name)
+        .filter((row) => row[0] > after)
+        .slice(0, limit);
+    },
+    expected: (name: string, after: number, limit: number) =>
+      listing(name)
+        .filter((row) => row[0] > after)
+        .slice(0, limit),
+  };
+}
+
+describe('ListingRuns', () => {
+  it('serves pages of a listing it has read from memory', () => {
+    const pets = table(500);
+    const runs = new ListingRuns<Row>(10_000);
+    expect(runs.page('', 0, 21, pets.load(''))).toEqual(pets.expected('', 0, 21));
+    const readsAfterFirst = pets.reads;
+    expect(runs.page('', 0, 21, pets.load(''))).toEqual(pets.expected('', 0, 21));
+    expect(runs.page('', 20, 51, pets.load(''))).toEqual(pets.expected('', 20, 51));
+    expect(pets.reads).toBe(readsAfterFirst);
+  });
+
+  it('stitches a page from the runs that cover it, reading only what is missing', () => {
+    const pets = table(1_000);
+    const runs = new ListingRuns<Row>(10_000);
+    runs.page('sold', 300, 10, pets.load('sold'));
+    runs.page('sold', 0, 10, pets.load('sold'));
+    // The second read stopped where the first run starts; a page across both reads nothing more.
+    const reads = pets.reads;
+    expect(runs.page('sold', 250, 101, pets.load('sold'))).toEqual(pets.expected('sold', 250, 101));
+    expect(runs.page('sold', 0, 101, pets.load('sold'))).toEqual(pets.expected('sold', 0, 101));
+    expect(pets.reads).toBe(reads);
+  });
+
+  it('reads a run again once a pet in it changed, in every listing it may have left or joined', () => {
+    const pets = table(300);
+    const runs = new ListingRuns<Row>(10_000);
+    for (const name of ['', 'available', 'pending']) runs.page(name, 0, 101, pets.load(name));
+    pets.rows[0] = [1, 'pending', 2];
+    runs.changed(1);
+    for (const name of ['', 'available', 'pending']) expect(runs.page(name, 0, 101, pets.load(name))).toEqual(pets.expected(name, 0, 101));
+  });
+
+  it('shows a new pet on the last page of its listing', () => {
+    const pets = table(30);
+    const runs = new ListingRuns<Row>(10_000);
+    expect(runs.page('available', 20, 101, pets.load('available'))).toEqual(pets.expected('available', 20, 101));
+    pets.rows.push([31, 'available', 1]);
+    runs.changed(31);
+    expect(runs.page('available', 20, 101, pets.load('available')).map(([id]) => id)).toEqual([22, 25, 28, 31]);
+  });
+
+  it('keeps at most its maximum of rows, dropping the least recently used runs', () => {
+    const pets = table(2_000);
+    const runs = new ListingRuns<Row>(300);
+    runs.page('', 0, 10, pets.load(''));
+    runs.page('', 1_000, 10, pets.load(''));
+    runs.page('', 0, 10, pets.load(''));
+    runs.page('', 1_500, 10, pets.load(''));
+    expect(runs.size).toBeLessThanOrEqual(300);
+    const reads = pets.reads;
+    runs.page('', 0, 10, pets.load(''));
+    expect(pets.reads).toBe(reads);
+    runs.page('', 1_000, 10, pets.load(''));
+    expect(pets.reads).toBe(reads + 1);
+  });
+
+  it('forgets everything when cleared', () => {
+    const pets = table(100);
+    const runs = new ListingRuns<Row>(10_000);
+    runs.page('', 0, 10, pets.load(''));
+    runs.clear();
+    expect(runs.size).toBe(0);
+    pets.rows[0] = [1, 'sold', 2];
+    expect(runs.page('', 0, 10, pets.load(''))).toEqual(pets.expected('', 0, 10));
+  });
+
+  it('answers every page as the table is, through thousands of random pages, changes and creates', () => {
+    let state = 7;
+    const random = (below: number) => {
+      state = (state * 48_271) % 2_147_483_647;
+      return state % below;
+    };
+    const statuses = ['available', 'pending', 'sold'];
+    const pets = table(600);
+    const runs = new ListingRuns<Row>(400);
+    for (let step = 0; step < 5_000; step++) {
+      const action = random(10);
+      if (action === 0) {
+        const index = random(pets.rows.length);
+        const [id, , version] = pets.rows[index]!;
+        pets.rows[index] = [id, statuses[random(3)]!, version + 1];
+        runs.changed(id);
+      } else if (action === 1) {
+        const id = pets.rows.length + 1;
+        pets.rows.push([id, statuses[random(3)]!, 1]);
+        runs.changed(id);
+      } else {
+        const name = ['', ...statuses][random(4)]!;
+        const after = random(pets.rows.length + 5);
+        const limit = 1 + random(101);
+        expect(runs.page(name, after, limit, pets.load(name))).toEqual(pets.expected(name, after, limit));
+      }
+    }
+  });
+});

@@ -1,0 +1,125 @@
+/** A row of a listing: its id first (ascending in every listing). */
+export type ListingRow = readonly [id: number, ...rest: unknown[]];
+
+/** Reads up to `count` rows of a listing with ids greater than `after`, ascending. */
+export type LoadRows<R extends ListingRow> = (after: number, count: number) => R[];
+
+/**
+ * Every row of one listing with an id in (after, end], ascending: an exact copy of that stretch of the listing
+ * as it was read. `end` is Infinity when the stretch runs to the end of the listing (a new pet would join it).
+ */
+interface Run<R> {
+  listing: string;
+  after: number;
+  end: number;
+  rows: R[];
+}
+
+/** How many rows a miss reads at once: a page needs at most 101, so one read usually serves the pages that follow. */
+const ROWS_PER_READ = 128;
+
+/**
+ * Stretches of the pet listings (all pets, and each status) kept in memory, so that a page is served without
+ * reading the database while nothing has changed. The runs of a listing are disjoint and sorted; a page is put
+ * together from the runs covering it, and a miss reads one stretch (at most up to where the next kept run
+ * starts). Correct only as long as the owner reports every change: `changed(id)` after a pet is created or
+ * changed drops the runs that cover its id in every listing, and `clear()` when the database was changed
+ * elsewhere. At most `maxRows` rows are kept; the least recently used runs go first.
+ */
+export class ListingRuns<R extends ListingRow> {
+  private readonly listings = new Map<string, Run<R>[]>();
+  /** Every run, least recently used first. */
+  private readonly recency = new Set<Run<R>>();
+  private rowsKept = 0;
+
+  constructor(private readonly maxRows: number) {}
+
+  /** Up to `count` rows of `listing` after id `after`, from the kept runs, reading (with `load`) what is missing. */
+  page(listing: string, after: number, count: number, load: LoadRows<R>): R[] {
+    const page: R[] = [];
+    let position = after;
+    for (;;) {
+      const run = this.covering(listing, position) ?? this.read(listing, position, load);
+      this.recency.delete(run);
+      this.recency.add(run);
+      let i = firstAfter(run.rows, position);
+      while (page.length < count && i < run.rows.length) page.push(run.rows[i++]!);
+      if (page.length === count || run.end === Infinity) return page;
+      position = run.end;
+    }
+  }
+
+  /** Pet `id` was created or changed: every run whose stretch holds its id, in any listing, is dropped. */
+  changed(id: number): void {
+    for (const runs of this.listings.values()) {
+      const index = lastIndexWhere(runs, (run) => run.after < id);
+      if (index >= 0 && id <= runs[index]!.end) this.drop(runs[index]!);
+    }
+  }
+
+  /** Forgets every run. */
+  clear(): void {
+    this.listings.clear();
+    this.recency.clear();
+    this.rowsKept = 0;
+  }
+
+  /** How many rows are kept. */
+  get size(): number {
+    return this.rowsKept;
+  }
+
+  private covering(listing: string, position: number): Run<R> | undefined {
+    const runs = this.listings.get(listing);
+    if (!runs) return undefined;
+    const run = runs[lastIndexWhere(runs, (r) => r.after <= position)];
+    return run && position < run.end ? run : undefined;
+  }
+
+  /** Reads the stretch of `listing` after `position`, up to where the next kept run starts, and keeps it. */
+  private read(listing: string, position: number, load: LoadRows<R>): Run<R> {
+    const rows = load(position, ROWS_PER_READ);
+    let runs = this.listings.get(listing);
+    if (!runs) this.listings.set(listing, (runs = []));
+    const index = lastIndexWhere(runs, (r) => r.after <= position) + 1;
+    const nextStart = runs[index]?.after ?? Infinity;
+    const readTo = rows.length < ROWS_PER_READ ? Infinity : rows[rows.length - 1]![0];
+    const end = Math.min(readTo, nextStart);
+    const run: Run<R> = { listing, after: position, end, rows: end < readTo ? rows.filter((row) => row[0] <= end) : rows };
+    runs.splice(index, 0, run);
+    this.rowsKept += run.rows.length;
+    while (this.rowsKept > this.maxRows && this.recency.size > 0) this.drop(this.recency.values().next().value!);
+    return run;
+  }
+
+  private drop(run: Run<R>): void {
+    const runs = this.listings.get(run.listing)!;
+    runs.splice(runs.indexOf(run), 1);
+    this.recency.delete(run);
+    this.rowsKept -= run.rows.length;
+  }
+}
+
+/** The index of the first row with an id greater than `id`. */
+function firstAfter(rows: readonly ListingRow[], id: number): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (rows[middle]![0] <= id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The last index of a sorted array whose element satisfies `test` (true for a prefix of it), or -1. */
+function lastIndexWhere<T>(items: readonly T[], test: (item: T) => boolean): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (test(items[middle]!)) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
