@@ -17,6 +17,15 @@ const instant = (description: string) => ({ type: 'string', format: 'date-time',
 const instantOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
 const limit = { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT } as const;
 const limitOrNull = { type: ['integer', 'null'], minimum: 1, maximum: MAX_RATE_LIMIT } as const;
+/** A key's per-minute and per-day limits, each as `each` says. */
+const bothLimits = (description: string, each: JsonSchema) =>
+  ({
+    type: 'object',
+    description,
+    additionalProperties: false,
+    required: ['perMinute', 'perDay'],
+    properties: { perMinute: each, perDay: each },
+  }) as const;
 
 const ScopesSchema = {
   type: 'array',
@@ -48,20 +57,8 @@ const keyProperties = {
   id: { type: 'string', description: 'Stable: rotation keeps it.' },
   name: { type: 'string', maxLength: 100, description: 'For people; may be empty.' },
   plan: { type: 'string', enum: [...PLANS] },
-  limits: {
-    type: 'object',
-    description: "The limits in force: the key's overrides, else its plan's.",
-    additionalProperties: false,
-    required: ['perMinute', 'perDay'],
-    properties: { perMinute: limit, perDay: limit },
-  },
-  limitOverrides: {
-    type: 'object',
-    description: "The key's own limits; null where the plan's apply.",
-    additionalProperties: false,
-    required: ['perMinute', 'perDay'],
-    properties: { perMinute: limitOrNull, perDay: limitOrNull },
-  },
+  limits: bothLimits("The limits in force: the key's overrides, else its plan's.", limit),
+  limitOverrides: bothLimits("The key's own limits; null where the plan's apply.", limitOrNull),
   scopes: ScopesSchema,
   status: {
     type: 'string',
@@ -148,17 +145,22 @@ export const RotationSchema = {
   example: { gracePeriodSeconds: 3600 },
 } as const satisfies JsonSchema;
 
-export const ApiKeysSchema = {
-  type: 'object',
-  description: 'One page of keys, oldest first, revoked ones included.',
-  additionalProperties: false,
-  required: ['keys', 'nextCursor'],
-  properties: {
-    keys: { type: 'array', items: ApiKeySchema, maxItems: LIST_LIMIT.max },
-    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last one.' },
-  },
-  example: { keys: [KEY_EXAMPLE], nextCursor: null },
-} as const satisfies JsonSchema;
+/** One page of `items` under `name`, and the cursor of the next page (`next` says which page comes next). */
+function pageOf(name: string, items: JsonSchema & { example: object }, description: string, next: string) {
+  return {
+    type: 'object',
+    description,
+    additionalProperties: false,
+    required: [name, 'nextCursor'],
+    properties: {
+      [name]: { type: 'array', items, maxItems: LIST_LIMIT.max },
+      nextCursor: { type: ['string', 'null'], description: `Pass as \`cursor\` for the ${next} page; null on the last one.` },
+    },
+    example: { [name]: [items.example], nextCursor: null },
+  } as const satisfies JsonSchema;
+}
+
+export const ApiKeysSchema = pageOf('keys', ApiKeySchema, 'One page of keys, oldest first, revoked ones included.', 'next');
 
 const DAY = { type: 'string', format: 'date', description: 'A UTC day.' } as const;
 
@@ -230,17 +232,7 @@ const AuditEventSchema = {
   },
 } as const satisfies JsonSchema;
 
-export const AuditEventsSchema = {
-  type: 'object',
-  description: 'One page of the audit trail, newest first.',
-  additionalProperties: false,
-  required: ['events', 'nextCursor'],
-  properties: {
-    events: { type: 'array', items: AuditEventSchema, maxItems: LIST_LIMIT.max },
-    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next (older) page; null on the last one.' },
-  },
-  example: { events: [AuditEventSchema.example], nextCursor: null },
-} as const satisfies JsonSchema;
+export const AuditEventsSchema = pageOf('events', AuditEventSchema, 'One page of the audit trail, newest first.', 'next (older)');
 
 /** Every schema of the admin document's `components.schemas`, by name. */
 export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
