@@ -1,13 +1,11 @@
 import cors from '@koa/cors';
-import type Router from '@koa/router';
 import { DomainError, type PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
 import { admission } from './middleware/admission.js';
 import { deprecationHeaders, refuseAfterSunset } from './middleware/deprecation.js';
-import { errorResponses, logToStderr, type InternalErrorListener } from './middleware/errorResponses.js';
+import type { InternalErrorListener } from './middleware/errorResponses.js';
 import { readJsonBody, type JsonBody } from './middleware/jsonBody.js';
 import { HEADERS } from './openapi/components.js';
-import { openApiDocument } from './openapi/openApiDocument.js';
 import { SCHEMAS } from './openapi/schemas.js';
 import { createPet } from './operations/createPet.js';
 import { getOpenApiDocument } from './operations/getOpenApiDocument.js';
@@ -17,8 +15,8 @@ import { listPets } from './operations/listPets.js';
 import { updatePet } from './operations/updatePet.js';
 import type { PetsOperation } from './operations/Operation.js';
 import { notFound } from './middleware/notFound.js';
+import { assembleApi, type OperationsApi } from './routing/assembleApi.js';
 import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from './routing/operationRequest.js';
-import { operationRouter } from './routing/operationRouter.js';
 
 /** The use cases the interface calls (a `PetStore` from core's `createPetStore`), and its public base. */
 export type PetsApiDeps = PetStore & {
@@ -47,7 +45,7 @@ export interface PetsApiOptions {
  * The `/v1` interface as the middleware of a @koa/router router (`router.routes()`), for `app.use(api)` or
  * `router.use(api)`, and the OpenAPI document that describes it.
  */
-export type PetsApi = ReturnType<Router['routes']> & { readonly openApiDocument: object };
+export type PetsApi = OperationsApi;
 
 /** The response headers a browser page may read (CORS): every header the document describes. */
 export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
@@ -73,27 +71,6 @@ function declareOperations(deps: PetsApiDeps, document: () => object): PetsOpera
  */
 export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): PetsApi {
   const prefix = options.prefix ?? '/v1';
-  const operations = declareOperations(deps, () => document);
-  const document = openApiDocument(operations, {
-    publicBaseUrl: deps.publicBaseUrl,
-    schemas: SCHEMAS,
-    credential: 'An API key, `pst_...`.',
-    routing: 'counted',
-    title: 'Animal Adoption Store',
-    version: '1.0.0',
-    description:
-      'Browse, add and change animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`; every ' +
-      'answer carries the rate-limit headers. Unknown paths answer 404 and known paths with another method 405 (with ' +
-      '`Allow`), both with the Error body.',
-    contact: { name: 'The pet store team', url: 'https://github.com/petstore-example/petstore' },
-    license: { name: 'MIT', identifier: 'MIT' },
-    tags: [
-      { name: 'pets', description: 'The animals.' },
-      { name: 'rate limits', description: "The calling key's quota." },
-      { name: 'meta', description: 'This description.' },
-    ],
-  });
-
   const { admit, confirm, refund } = admission(deps, options.trustedProxyHops ?? 0);
 
   /** The middleware that answers `operation`, built once: its route, its deprecation headers. */
@@ -145,14 +122,13 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
   };
 
   const allowedOrigins = new Set(options.corsOrigins ?? []);
-  const corsMethods = [...new Set(operations.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'];
-  const corsAnswers: Middleware[] =
+  const corsAnswers = (operations: readonly PetsOperation[]): Middleware[] =>
     allowedOrigins.size === 0
       ? []
       : [
           cors({
             origin: (ctx) => (allowedOrigins.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
-            allowMethods: corsMethods,
+            allowMethods: [...new Set(operations.flatMap((op) => (op.method === 'GET' ? ['GET', 'HEAD'] : [op.method]))), 'OPTIONS'],
             allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Idempotency-Key', 'If-None-Match', 'If-Match'],
             exposeHeaders: [...EXPOSED_HEADERS],
             maxAge: 600,
@@ -168,12 +144,35 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
       await next();
       if (ctx.response.get('Access-Control-Allow-Methods') !== '') ctx.set('Access-Control-Allow-Methods', allow.replaceAll(' ', ''));
     };
-  const errors = errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime());
 
-  const router = operationRouter(prefix, operations, {
-    operation: (operation) => [errors, ...corsAnswers, answerOperation(operation)],
-    methods: (allow) => [errors, ...(corsAnswers.length === 0 ? [] : [allowOnPreflight(allow), ...corsAnswers]), answerOtherMethods(allow)],
-    none: [errors, ...corsAnswers, answerNoRoute],
+  return assembleApi({
+    prefix,
+    declare: (document) => declareOperations(deps, document),
+    document: {
+      publicBaseUrl: deps.publicBaseUrl,
+      schemas: SCHEMAS,
+      credential: 'An API key, `pst_...`.',
+      routing: 'counted',
+      title: 'Animal Adoption Store',
+      version: '1.0.0',
+      description:
+        'Browse, add and change animals available for adoption. Every operation needs `Authorization: Bearer <API_KEY>`; every ' +
+        'answer carries the rate-limit headers. Unknown paths answer 404 and known paths with another method 405 (with ' +
+        '`Allow`), both with the Error body.',
+      tags: [
+        { name: 'pets', description: 'The animals.' },
+        { name: 'rate limits', description: "The calling key's quota." },
+      ],
+    },
+    onInternalError: options.onInternalError,
+    clock: deps.clock,
+    handlers: (operations) => {
+      const corsFirst = corsAnswers(operations);
+      return {
+        operation: (operation) => [...corsFirst, answerOperation(operation)],
+        methods: (allow) => [...(corsFirst.length === 0 ? [] : [allowOnPreflight(allow), ...corsFirst]), answerOtherMethods(allow)],
+        none: [...corsFirst, answerNoRoute],
+      };
+    },
   });
-  return Object.assign(router.routes(), { openApiDocument: document });
 }

@@ -1,14 +1,12 @@
-import type Router from '@koa/router';
 import type { PetStore } from '@petstore/core';
 import type { Context, Middleware } from 'koa';
-import { errorResponses, logToStderr, type InternalErrorListener } from '../middleware/errorResponses.js';
+import type { InternalErrorListener } from '../middleware/errorResponses.js';
 import { readJsonBody, type JsonBody } from '../middleware/jsonBody.js';
-import { openApiDocument } from '../openapi/openApiDocument.js';
 import { getOpenApiDocument } from '../operations/getOpenApiDocument.js';
 import type { AdminOperation } from '../operations/Operation.js';
 import { notFound } from '../middleware/notFound.js';
+import { assembleApi, type OperationsApi } from '../routing/assembleApi.js';
 import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from '../routing/operationRequest.js';
-import { operationRouter } from '../routing/operationRouter.js';
 import { ADMIN_SCHEMAS } from './adminSchemas.js';
 import { adminTokenCheck } from './adminToken.js';
 import { createKey } from './operations/createKey.js';
@@ -49,7 +47,7 @@ export interface AdminApiOptions {
 }
 
 /** The admin interface as the middleware of a @koa/router router, and the OpenAPI document that describes it. */
-export type AdminApi = ReturnType<Router['routes']> & { readonly openApiDocument: object };
+export type AdminApi = OperationsApi;
 
 /** The operations of the admin interface, each declared once (admin/operations/): the only list to extend. */
 function declareOperations(deps: AdminApiDeps, document: () => object): AdminOperation[] {
@@ -79,27 +77,6 @@ const sendsNoBody = (ctx: Context) => ctx.get('Transfer-Encoding') === '' && (ct
 export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): AdminApi {
   const prefix = options.prefix ?? '/admin/v1';
   const checkToken = adminTokenCheck(options.token);
-  const operations = declareOperations(deps, () => document);
-  const document = openApiDocument(operations, {
-    publicBaseUrl: deps.adminBaseUrl,
-    schemas: ADMIN_SCHEMAS,
-    credential: 'The admin token (`ADMIN_TOKEN`).',
-    routing: 'admin-token',
-    errorDescriptions: { 401: 'The admin token is missing or wrong (`unauthorized`).' },
-    title: 'Animal Adoption Store: admin',
-    version: '1.0.0',
-    description:
-      "Manage the store's API keys from your own backend: create, list, get, update, rotate, revoke, lift a ban, usage " +
-      'per day, and the audit trail. Listens on its own port (`ADMIN_PORT`) only when `ADMIN_TOKEN` is set; every ' +
-      'request needs `Authorization: Bearer <ADMIN_TOKEN>`. Errors use the Error body.',
-    contact: { name: 'The pet store team', url: 'https://github.com/petstore-example/petstore' },
-    license: { name: 'MIT', identifier: 'MIT' },
-    tags: [
-      { name: 'keys', description: 'API keys.' },
-      { name: 'audit', description: 'Who changed which key, and when.' },
-      { name: 'meta', description: 'This description.' },
-    ],
-  });
 
   /** The middleware that answers `operation`, built once. */
   function answerOperation(operation: AdminOperation): Middleware {
@@ -116,15 +93,36 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
   }
 
   // The token is checked first on every path under the prefix, unknown ones included.
-  const errors = errorResponses(options.onInternalError ?? logToStderr, () => deps.clock.now().getTime());
   const token: Middleware = (ctx, next) => {
     checkToken(ctx);
     return next();
   };
-  const router = operationRouter(prefix, operations, {
-    operation: (operation) => [errors, token, answerOperation(operation)],
-    methods: (allow) => [errors, token, (ctx) => answerMethods(ctx, allow)],
-    none: [errors, token, notFound],
+  return assembleApi({
+    prefix,
+    declare: (document) => declareOperations(deps, document),
+    document: {
+      publicBaseUrl: deps.adminBaseUrl,
+      schemas: ADMIN_SCHEMAS,
+      credential: 'The admin token (`ADMIN_TOKEN`).',
+      routing: 'admin-token',
+      errorDescriptions: { 401: 'The admin token is missing or wrong (`unauthorized`).' },
+      title: 'Animal Adoption Store: admin',
+      version: '1.0.0',
+      description:
+        "Manage the store's API keys from your own backend: create, list, get, update, rotate, revoke, lift a ban, usage " +
+        'per day, and the audit trail. Listens on its own port (`ADMIN_PORT`) only when `ADMIN_TOKEN` is set; every ' +
+        'request needs `Authorization: Bearer <ADMIN_TOKEN>`. Errors use the Error body.',
+      tags: [
+        { name: 'keys', description: 'API keys.' },
+        { name: 'audit', description: 'Who changed which key, and when.' },
+      ],
+    },
+    onInternalError: options.onInternalError,
+    clock: deps.clock,
+    handlers: () => ({
+      operation: (operation) => [token, answerOperation(operation)],
+      methods: (allow) => [token, (ctx) => answerMethods(ctx, allow)],
+      none: [token, notFound],
+    }),
   });
-  return Object.assign(router.routes(), { openApiDocument: document });
 }

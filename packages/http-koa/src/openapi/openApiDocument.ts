@@ -234,10 +234,17 @@ export interface DocumentInfo {
   title: string;
   version: string;
   description: string;
-  contact: { name: string; url: string };
-  license: { name: string; identifier: string };
-  tags: readonly { name: string; description: string }[];
+  /** The tags of the interface's operations; `meta` (the document itself, `OPTIONS`) is added. */
+  tags: readonly Tag[];
 }
+
+type Tag = { name: string; description: string };
+
+/** The tag of what every document has: its own operation and `OPTIONS` on each path. */
+const META_TAG: Tag = { name: 'meta', description: 'This description.' };
+/** Who publishes every interface of the store. */
+const CONTACT = { name: 'The pet store team', url: 'https://github.com/petstore-example/petstore' };
+const LICENSE = { name: 'MIT', identifier: 'MIT' };
 
 /** The OpenAPI 3.1 document of these operations: built once, from their declarations alone. */
 export function openApiDocument(operations: readonly Operation[], info: DocumentInfo): Json {
@@ -261,10 +268,10 @@ export function openApiDocument(operations: readonly Operation[], info: Document
   const headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => referred.includes(`"#/components/headers/${name}"`)));
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, description: info.description, contact: info.contact, license: info.license },
+    info: { title: info.title, version: info.version, description: info.description, contact: CONTACT, license: LICENSE },
     servers: [{ url: info.publicBaseUrl }],
     security: [{ bearerAuth: [] }],
-    tags: info.tags,
+    tags: [...info.tags, META_TAG],
     paths: referToComponents(paths, names),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: info.credential } },
