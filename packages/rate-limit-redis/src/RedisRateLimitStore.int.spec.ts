@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
-import { describeWithEachRedisTopology, describeWithRedis, describeWithRedisSentinel } from '@petstore/test-support/jest';
-import { closeRedisClient, createRedisClient, whenReady, type RedisClient } from './createRedisClient.js';
+import { clientForSuite, describeWithEachRedisTopology, describeWithRedis, describeWithRedisSentinel } from '@petstore/test-support/jest';
+import { closeRedisClient, createRedisClient, whenReady } from './createRedisClient.js';
 import { RedisRateLimitStore } from './RedisRateLimitStore.js';
 
 // Every script and command names one subject's keys (one hash slot): the contract holds on each topology.
 describeWithEachRedisTopology('the RateLimitStore contract', (redis) => {
-  let client: RedisClient;
+  const client = clientForSuite({ open: () => createRedisClient(redis().topology), ready: (c) => whenReady(c, 10_000), close: closeRedisClient });
 
-  beforeAll(async () => {
-    client = createRedisClient(redis().topology);
-    expect(await whenReady(client, 10_000)).toBe(true);
-  }, 30_000);
-  afterAll(async () => void (client && (await closeRedisClient(client))));
-
-  describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client) }));
+  describeRateLimitStoreContract('RedisRateLimitStore', async () => ({ store: new RedisRateLimitStore(client()) }));
 });
 
 describeWithRedisSentinel('a Sentinel client', (redis) => {
@@ -40,18 +34,11 @@ describeWithRedisSentinel('a Sentinel client', (redis) => {
 });
 
 describeWithRedis('on Redis', (redis) => {
-  let client: RedisClient;
-
-  beforeAll(async () => {
-    client = createRedisClient(redis().url);
-    expect(await whenReady(client)).toBe(true);
-  }, 30_000);
-  // quit, not disconnect: disconnect left one of ioredis's timers behind (--detectOpenHandles), and Jest its worker.
-  afterAll(async () => void (await client?.quit().catch(() => client.disconnect())));
+  const client = clientForSuite({ open: () => createRedisClient(redis().url), ready: whenReady, close: closeRedisClient });
 
   describe('RedisRateLimitStore', () => {
     it('lets its keys expire with their window: nothing is kept forever', async () => {
-      const store = new RedisRateLimitStore(client, 'ttl-check');
+      const store = new RedisRateLimitStore(client(), 'ttl-check');
       const now = Date.now();
       await store.consume({
         subject: 'key:ttl',
@@ -65,17 +52,17 @@ describeWithRedis('on Redis', (redis) => {
         windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit: 1 }],
         ban: { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 0 },
       });
-      const keys = await client.keys('ttl-check:*');
+      const keys = await client().keys('ttl-check:*');
       expect(keys.sort()).toEqual([`ttl-check:{key:ttl}:ban`, `ttl-check:{key:ttl}:minute:${now - 1000}`]);
       for (const key of keys) {
-        const ttl = await client.pttl(key);
+        const ttl = await client().pttl(key);
         expect(ttl).toBeGreaterThan(55_000);
         expect(ttl).toBeLessThanOrEqual(60_000);
       }
     });
 
     it('fails closed with service_unavailable while Redis is down, and recovers by itself', async () => {
-      const store = new RedisRateLimitStore(client);
+      const store = new RedisRateLimitStore(client());
       const consume = () =>
         store.consume({
           subject: `key:outage-${Date.now()}`,
@@ -98,7 +85,7 @@ describeWithRedis('on Redis', (redis) => {
 
     it('refuses, on its own clock, a script that reaches it after its deadline: a stall spends no quota and bans nobody', async () => {
       const unavailable: unknown[] = [];
-      const store = new RedisRateLimitStore(client, 'stall-check', (cause) => unavailable.push(cause));
+      const store = new RedisRateLimitStore(client(), 'stall-check', (cause) => unavailable.push(cause));
       const subject = `key:stall-${Date.now()}`;
       const request = () => {
         const now = Date.now();
@@ -126,7 +113,7 @@ describeWithRedis('on Redis', (redis) => {
       expect(unavailable.every((cause) => cause instanceof Error)).toBe(true);
       // As if the stalled requests had never been made: two left of three, no strike, no ban.
       expect(await request()).toEqual({ outcome: 'admitted', counts: [2] });
-      expect(await client.hgetall(`stall-check:{${subject}}:ban`)).toEqual({});
+      expect(await client().hgetall(`stall-check:{${subject}}:ban`)).toEqual({});
     }, 30_000);
   });
 });

@@ -1,4 +1,5 @@
 // Helpers that need Jest's globals: import them only from test files (the main entry also runs outside Jest).
+export { clientForSuite, type SuiteClient } from './clientForSuite.js';
 export {
   describeWithEachRedisTopology,
   describeWithPgBouncer,

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { EnforceRateLimit, SystemClock } from '@petstore/core';
-import { createRedisClient, RedisRateLimitStore, whenReady, type RedisClient } from '@petstore/rate-limit-redis';
-import { describeWithRedis } from '@petstore/test-support/jest';
+import { closeRedisClient, createRedisClient, RedisRateLimitStore, whenReady } from '@petstore/rate-limit-redis';
+import { clientForSuite, describeWithRedis } from '@petstore/test-support/jest';
 import { runCli } from './runCli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'));
@@ -405,13 +405,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
 });
 
 describeWithRedis('petstore keys usage with the shared Redis store', (redis) => {
-  let client: RedisClient;
-  beforeAll(async () => {
-    client = createRedisClient(redis().url);
-    expect(await whenReady(client)).toBe(true);
-  }, 30_000);
-  // quit, not disconnect: disconnect left one of ioredis's timers behind (--detectOpenHandles), and Jest its worker.
-  afterAll(async () => void (await client?.quit().catch(() => client.disconnect())));
+  const client = clientForSuite({ open: () => createRedisClient(redis().url), ready: whenReady, close: closeRedisClient });
 
   it('shows what the servers counted, and the ban', async () => {
     const env = { DATABASE_URL: `sqlite:${join(dir, 'usage-redis.db')}`, REDIS_URL: redis().url };
@@ -424,7 +418,7 @@ describeWithRedis('petstore keys usage with the shared Redis store', (redis) => 
     await run('keys', 'create', '--plan', 'free');
     const id = /key_[0-9a-f]{16}/.exec((await run('keys', 'list')).out)![0];
     // What a server does for this key: one admitted request, then (limit 1, one strike) a rejection and a ban.
-    const enforce = new EnforceRateLimit(new RedisRateLimitStore(client), new SystemClock(), {
+    const enforce = new EnforceRateLimit(new RedisRateLimitStore(client()), new SystemClock(), {
       strikes: 1,
       durationSeconds: 900,
       strikeIntervalSeconds: 0,
