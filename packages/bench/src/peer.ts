@@ -3,28 +3,17 @@
 // statement), minute and day limits counted in memory, the same keyset query (one extra row), JSON body, Link and
 // the three X-RateLimit headers; a status change is one UPDATE. No request id, access log, metrics, ETag, bans,
 // structured RateLimit headers, transition rules or conditional updates.
-import { createHash } from 'node:crypto';
 import Router from '@koa/router';
-import Database from 'better-sqlite3';
 import Koa, { type Context } from 'koa';
+import { openPeerDatabase } from './peerDatabase.js';
 import { countRequest, listingQuery, nextPageLink, readBody } from './peerLimits.js';
 
-const db = new Database(process.env['DATABASE_PATH']);
-db.pragma('journal_mode = WAL');
-const findKey = db.prepare('SELECT "id", "per_minute", "per_day" FROM "api_keys" WHERE "secret_hash" = ? AND "revoked_at_ms" IS NULL');
-const listAll = db.prepare('SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "id" > ? ORDER BY "id" LIMIT ?');
-const listByStatus = db.prepare(
-  'SELECT "id", "name", "category_id" AS "categoryId", "status" FROM "pets" WHERE "status" = ? AND "id" > ? ORDER BY "id" LIMIT ?',
-);
-
-const updateStatus = db.prepare('UPDATE "pets" SET "status" = ? WHERE "id" = ? RETURNING "id", "name", "category_id" AS "categoryId", "status"');
+const db = openPeerDatabase(process.env['DATABASE_PATH']);
 
 /** Authenticates and counts the request; false when it has been answered (401 or 429). */
 function admitted(ctx: Context): boolean {
   const bearer = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
-  const key =
-    bearer &&
-    (findKey.get(createHash('sha256').update(bearer).digest('hex')) as { id: string; per_minute: number | null; per_day: number | null } | undefined);
+  const key = bearer && db.keyOf(bearer);
   if (!key) {
     ctx.status = 401;
     ctx.body = { code: 'unauthorized', message: 'Invalid API key.', status: 401 };
@@ -46,7 +35,7 @@ const router = new Router();
 router.get('/v1/pets', (ctx) => {
   if (!admitted(ctx)) return;
   const { limit, after, status } = listingQuery(ctx.query);
-  const rows = (status ? listByStatus.all(status, after, limit + 1) : listAll.all(after, limit + 1)) as { id: number }[];
+  const rows = db.pets(status, after, limit + 1);
   const pets = rows.slice(0, limit);
   if (rows.length > limit) ctx.set('Link', nextPageLink(status, limit, pets[pets.length - 1]!.id));
   ctx.body = pets;
@@ -54,7 +43,7 @@ router.get('/v1/pets', (ctx) => {
 router.patch('/v1/pets/:id', async (ctx) => {
   if (!admitted(ctx)) return;
   const { status } = JSON.parse(await readBody(ctx)) as { status: string };
-  const pet = updateStatus.get(status, Number(ctx.params['id']));
+  const pet = db.setStatus(Number(ctx.params['id']), status);
   if (!pet) {
     ctx.status = 404;
     ctx.body = { code: 'not_found', message: 'No such pet.', status: 404 };
