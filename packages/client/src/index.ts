@@ -6,17 +6,5 @@ export type { RateLimitState, RateLimitWindow } from './rateLimitHeaders.js';
 export type { ErrorBody, ListPetsQuery, NewPet, Pet, PetPatch, PetStatus, RateLimitUsage, ServerErrorCode } from './types.js';
 export type { components, operations, paths } from './openapi.generated.js';
 export { createAdminClient, type AdminClient, type AdminClientOptions } from './createAdminClient.js';
-export type {
-  ApiKey,
-  ApiKeyPage,
-  ApiKeyUpdate,
-  AuditEvent,
-  AuditEventPage,
-  IssuedApiKey,
-  KeyUsage,
-  KeyUsageQuery,
-  ListAuditEventsQuery,
-  ListKeysQuery,
-  NewApiKey,
-  Rotation,
-} from './adminTypes.js';
+// Every type of the admin API's requests and answers.
+export type * from './adminTypes.js';

@@ -43,23 +43,15 @@ export { DEFAULT_BAN_RULE, type BanRule } from './access/BanRule.js';
 export { bindingWindow, WINDOW_SECONDS, type RateLimitState, type WindowName, type WindowState } from './access/RateLimitState.js';
 export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';
 
-// Ports
-export type { Clock } from './ports/Clock.js';
-export type { ChangeTiming, PetListRequest, PetPage, PetRepository } from './ports/PetRepository.js';
-export type { KeyChanges, KeyListRequest, KeyLookup, KeyPosition, KeyRotation, KeyStore, SecretGeneration } from './ports/KeyStore.js';
-export type { AuditListRequest, AuditLog, AuditPosition } from './ports/AuditLog.js';
-export type { DailyUsage, KeyUsageIncrement, KeyUsageStore, UtcDay } from './ports/KeyUsageStore.js';
-export type { BanStore, SavedBan } from './ports/BanStore.js';
-export type { IdempotencyClaim, IdempotencyOutcome, IdempotencyStore } from './ports/IdempotencyStore.js';
-export type {
-  ConsumeRequest,
-  ConsumeResult,
-  CountedWindow,
-  RateLimitStore,
-  ReadRequest,
-  ReleaseRequest,
-  UsageReading,
-} from './ports/RateLimitStore.js';
+// Ports: every type each one declares (an adapter of the port needs them all)
+export type * from './ports/Clock.js';
+export type * from './ports/PetRepository.js';
+export type * from './ports/KeyStore.js';
+export type * from './ports/AuditLog.js';
+export type * from './ports/KeyUsageStore.js';
+export type * from './ports/BanStore.js';
+export type * from './ports/IdempotencyStore.js';
+export type * from './ports/RateLimitStore.js';
 
 // Adapters that need no I/O: the system clock, in-process rate limits (one instance), a key cache (composed by whoever
 // assembles the service)
