@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 
-export interface PeerKey {
+interface PeerKey {
   id: string;
   per_minute: number | null;
   per_day: number | null;
