@@ -10,13 +10,16 @@ import { transitions } from './transitions.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, startProductServer, type Started } from './processes.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 import { soak } from './soak/soak.js';
+import { orUsage } from './usage.js';
 
 // `pnpm bench --soak --minutes N`: the soak run (src/soak), instead of the benchmark.
 if (process.argv.includes('--soak')) process.exit(await soak(process.argv.slice(2)));
 
-const { values } = parseArgs({
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'no-pin': { type: 'boolean', default: false } },
-});
+const { values } = orUsage(() =>
+  parseArgs({
+    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, 'no-pin': { type: 'boolean', default: false } },
+  }),
+);
 const QUICK = values.quick;
 const ONLY = values.only ? new Set(values.only.split(/,(?![^(]*\))/)) : null;
 const CONNECTIONS = 50;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { EnforceRateLimit, SystemClock } from '@petstore/core';
 import { closeRedisClient, createRedisClient, RedisRateLimitStore, whenReady } from '@petstore/rate-limit-redis';
+import { freePort } from '@petstore/test-support';
 import { clientForSuite, describeWithRedis } from '@petstore/test-support/jest';
 import { runCli } from './runCli.js';
 
@@ -145,6 +146,16 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
   it('stops on a bad DATABASE_URL with exit code 2', async () => {
     env = { DATABASE_URL: 'mysql://x/y' };
     expect(await run('keys', 'list')).toMatchObject({ code: 2, err: expect.stringContaining('DATABASE_URL="mysql://x/y" is invalid') });
+  });
+
+  it('says in one line, with exit code 1, that the database cannot be reached (its password not shown)', async () => {
+    const port = await freePort();
+    env = { DATABASE_URL: `postgres://petstore:s3cret-pw@127.0.0.1:${port}/petstore` };
+    const result = await run('keys', 'list');
+    expect(result).toMatchObject({ code: 1, out: '' });
+    expect(result.err).toMatch(new RegExp(`^error: cannot use the database or Redis: .*ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+    expect(result.err.split('\n')).toHaveLength(1);
+    expect(result.err).not.toContain('s3cret-pw');
   });
 
   it('stops on a bad DATABASE_POOL_MODE with exit code 2, naming it', async () => {

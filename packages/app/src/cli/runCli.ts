@@ -3,6 +3,7 @@ import { DEFAULT_GRACE_PERIOD_SECONDS, DomainError, type KeyView, type PetStore 
 import { ConfigError, loadConfig } from '../config.js';
 import { closeContainer, createContainer } from '../container.js';
 import { TOKENS } from '../tokens.js';
+import { redact } from '@petstore/persistence-typeorm';
 import {
   daysFlag,
   expiresAtFlag,
@@ -110,6 +111,7 @@ const asJson = (value: unknown) => JSON.stringify(value, null, 2);
  */
 export async function runCli(argv: string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<number> {
   let container: ReturnType<typeof createContainer> | undefined;
+  let storeFailed = false;
   let cursorFlag = '--after';
   try {
     const [group, command, ...rest] = joinNegativeValues(argv);
@@ -334,8 +336,17 @@ export async function runCli(argv: string[], env: Readonly<Record<string, string
       io.err(details.map((line) => `error: ${line}`).join('\n'));
       return 1;
     }
+    // A database or Redis that cannot be reached or refuses the login (a system or driver error, which has a code):
+    // one line, without a password a driver may quote.
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    if (container && typeof code === 'string' && typeof message === 'string') {
+      storeFailed = true;
+      io.err(`error: cannot use the database or Redis: ${redact(message)}`);
+      return 1;
+    }
     throw error;
   } finally {
-    if (container) await closeContainer(container);
+    // After a store failed to open, closing it fails the same way: the command's own error is what counts.
+    if (container) await closeContainer(container).catch((error: unknown) => (storeFailed ? undefined : Promise.reject(error)));
   }
 }

@@ -28,6 +28,7 @@ import { Recorder } from './recorder.js';
 import { MemoryFloor, postgresConnections, redisMemory, sampleInstance, type InstanceSample } from './sampler.js';
 import { planSoak, TOPOLOGIES, type SoakPlan, type Topology } from './schedule.js';
 import { CONNECTIONS, driveLoad, loadMix, sequentialClient, walkCursors } from './traffic.js';
+import { orUsage } from '../usage.js';
 
 interface Slice {
   index: number;
@@ -326,7 +327,7 @@ const PANELS = [
 
 /** Runs the soak; resolves with the exit code (0: every check passed). */
 export async function soak(args: string[]): Promise<number> {
-  const { minutes, topology } = parseOptions(args);
+  const { minutes, topology } = orUsage(() => parseOptions(args));
   const missing = missingTools(topology);
   if (missing.length > 0) {
     process.stderr.write(`${missing.join('\n')}\n`);
