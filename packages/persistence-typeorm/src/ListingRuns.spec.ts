@@ -33,7 +33,7 @@ describe('ListingRuns', () => {
   it('serves pages of a listing it has read from memory', () => {
     const pets = table(500);
     const runs = new ListingRuns<Row>(10_000);
-    pets.expectPage(runs, '', 0, 21);
+    pets.expectPage(runs, '', 0, 101);
     const again = () => {
       pets.expectPage(runs, '', 0, 21);
       pets.expectPage(runs, '', 20, 51);
@@ -44,9 +44,9 @@ describe('ListingRuns', () => {
   it('stitches a page from the runs that cover it, reading only what is missing', () => {
     const pets = table(1_000);
     const runs = new ListingRuns<Row>(10_000);
-    runs.page('sold', 300, 10, pets.load('sold'));
-    runs.page('sold', 0, 10, pets.load('sold'));
-    // The second read stopped where the first run starts; a page across both reads nothing more.
+    runs.page('sold', 300, 101, pets.load('sold'));
+    // Read up to where the first run starts, and the rest of the page from it.
+    expect(pets.readsDuring(() => pets.expectPage(runs, 'sold', 0, 101))).toBe(1);
     const acrossBoth = () => {
       pets.expectPage(runs, 'sold', 250, 101);
       pets.expectPage(runs, 'sold', 0, 101);
@@ -72,16 +72,25 @@ describe('ListingRuns', () => {
     expect(runs.page('available', 20, 101, pets.load('available')).map(([id]) => id)).toEqual([22, 25, 28, 31]);
   });
 
+  it('reads no more than a page needs (at least 32 rows), so that a store larger than what is kept costs what it would', () => {
+    const pets = table(2_000);
+    const runs = new ListingRuns<Row>(100);
+    expect(pets.readsDuring(() => pets.expectPage(runs, '', 500, 80))).toBe(1);
+    expect(runs.size).toBe(80);
+    runs.page('', 1_000, 5, pets.load(''));
+    expect(runs.size).toBe(32);
+  });
+
   it('keeps at most its maximum of rows, dropping the least recently used runs', () => {
     const pets = table(2_000);
     const runs = new ListingRuns<Row>(300);
+    runs.page('', 0, 101, pets.load(''));
+    runs.page('', 1_000, 101, pets.load(''));
     runs.page('', 0, 10, pets.load(''));
-    runs.page('', 1_000, 10, pets.load(''));
-    runs.page('', 0, 10, pets.load(''));
-    runs.page('', 1_500, 10, pets.load(''));
+    runs.page('', 1_500, 101, pets.load(''));
     expect(runs.size).toBeLessThanOrEqual(300);
-    expect(pets.readsDuring(() => runs.page('', 0, 10, pets.load('')))).toBe(0);
-    expect(pets.readsDuring(() => runs.page('', 1_000, 10, pets.load('')))).toBe(1);
+    expect(pets.readsDuring(() => runs.page('', 0, 101, pets.load('')))).toBe(0);
+    expect(pets.readsDuring(() => runs.page('', 1_000, 101, pets.load('')))).toBe(1);
   });
 
   it('forgets everything when cleared', () => {

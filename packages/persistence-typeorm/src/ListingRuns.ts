@@ -15,13 +15,16 @@ interface Run<R> {
   rows: R[];
 }
 
-/** How many rows a miss reads at once: a page needs at most 101, so one read usually serves the pages that follow. */
-const ROWS_PER_READ = 128;
+/**
+ * The fewest rows a miss reads: what the page still needs, but not less, so that a page rarely needs two reads. Not
+ * more either: when the listings outgrow what is kept, a page costs about what it would without keeping anything.
+ */
+const MIN_ROWS_PER_READ = 32;
 
 /**
  * Stretches of the pet listings (all pets, and each status) kept in memory, so that a page is served without
  * reading the database while nothing has changed. The runs of a listing are disjoint and sorted; a page is put
- * together from the runs covering it, and a miss reads one stretch (at most up to where the next kept run
+ * together from the runs covering it, and a miss reads what is missing, kept up to where the next kept run
  * starts). Correct only as long as the owner reports every change: `changed(id)` after a pet is created or
  * changed drops the runs that cover its id in every listing, and `clear()` when the database was changed
  * elsewhere. At most `maxRows` rows are kept; the least recently used runs go first.
@@ -39,7 +42,7 @@ export class ListingRuns<R extends ListingRow> {
     const page: R[] = [];
     let position = after;
     for (;;) {
-      const run = this.covering(listing, position) ?? this.read(listing, position, load);
+      const run = this.covering(listing, position) ?? this.read(listing, position, Math.max(count - page.length, MIN_ROWS_PER_READ), load);
       this.recency.delete(run);
       this.recency.add(run);
       let i = firstAfter(run.rows, position);
@@ -76,14 +79,14 @@ export class ListingRuns<R extends ListingRow> {
     return run && position < run.end ? run : undefined;
   }
 
-  /** Reads the stretch of `listing` after `position`, up to where the next kept run starts, and keeps it. */
-  private read(listing: string, position: number, load: LoadRows<R>): Run<R> {
-    const rows = load(position, ROWS_PER_READ);
+  /** Reads `count` rows of `listing` after `position`, up to where the next kept run starts, and keeps them. */
+  private read(listing: string, position: number, count: number, load: LoadRows<R>): Run<R> {
+    const rows = load(position, count);
     let runs = this.listings.get(listing);
     if (!runs) this.listings.set(listing, (runs = []));
     const index = lastIndexWhere(runs, (r) => r.after <= position) + 1;
     const nextStart = runs[index]?.after ?? Infinity;
-    const readTo = rows.length < ROWS_PER_READ ? Infinity : rows[rows.length - 1]![0];
+    const readTo = rows.length < count ? Infinity : rows[rows.length - 1]![0];
     const end = Math.min(readTo, nextStart);
     const run: Run<R> = { listing, after: position, end, rows: end < readTo ? rows.filter((row) => row[0] <= end) : rows };
     runs.splice(index, 0, run);
