@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, runNodeProcess, SERVER_ENTRY, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 
 const ADMIN_TOKEN = 'e2e-admin-token-5f1c0a9e7b3d2c4a6e8f0b1d3c5a7e9f';
@@ -22,7 +22,7 @@ describe('the built server with ADMIN_TOKEN', () => {
     });
 
   beforeAll(async () => {
-    server = await spawnServer({ DATABASE_URL: databaseUrl, ADMIN_TOKEN, ADMIN_PORT: '0' });
+    server = await spawnServer({ DATABASE_URL: databaseUrl, ...STOPPED_AT_ONCE, ADMIN_TOKEN, ADMIN_PORT: '0' });
     adminUrl = server.adminUrl!;
   }, 30_000);
   afterAll(() => server.stop());
@@ -76,7 +76,7 @@ describe('the built server with ADMIN_TOKEN', () => {
 describeWithPostgres('the built server with ADMIN_TOKEN on PostgreSQL', (postgres) => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await spawnServer({ DATABASE_URL: postgres().url, ADMIN_TOKEN, ADMIN_PORT: '0' });
+    server = await spawnServer({ DATABASE_URL: postgres().url, ...STOPPED_AT_ONCE, ADMIN_TOKEN, ADMIN_PORT: '0' });
   }, 30_000);
   afterAll(() => server.stop());
 
@@ -117,6 +117,7 @@ describe('the built server with the admin API on every interface (ADMIN_HOST=0.0
     const base = 'https://admin.example.com/admin/v1';
     const named = await spawnServer({
       DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`,
+      ...STOPPED_AT_ONCE,
       ADMIN_TOKEN,
       ADMIN_PORT: '0',
       ADMIN_HOST: '0.0.0.0',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, postPet, type StoredPet } from './testing/api.js';
 import { countStaleReads, patchPet } from './testing/staleReads.js';
@@ -49,7 +49,7 @@ describeWithPostgresAndRedis('adoptions on two instances sharing PostgreSQL and 
       LOG_LEVEL: 'warn',
       PUBLIC_BASE_URL: 'http://petstore.test/v1',
     };
-    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    [a, b] = await Promise.all([spawnServer({ ...STOPPED_AT_ONCE, ...env }), spawnServer({ ...STOPPED_AT_ONCE, ...env })]);
     key = await issueUnlimitedKey(servers().postgres.url);
   }, 90_000);
   afterAll(async () => {
@@ -113,7 +113,7 @@ describe('adoptions on one instance on SQLite', () => {
 
   beforeAll(async () => {
     const databaseUrl = `sqlite:${join(dir, 'petstore.db')}`;
-    server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
     key = await issueUnlimitedKey(databaseUrl);
   }, 60_000);
   afterAll(async () => {

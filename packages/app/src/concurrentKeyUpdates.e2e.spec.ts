@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 
 const ADMIN_TOKEN = 'e2e-admin-token-2b7d9f1c3e5a7b9d1f3a5c7e9b1d3f5a';
@@ -35,7 +35,7 @@ describeWithPostgres('concurrent admin changes to one key, on two instances shar
 
   beforeAll(async () => {
     const env = { DATABASE_URL: postgres().url, ADMIN_TOKEN, ADMIN_PORT: '0', NODE_ENV: 'production' };
-    instances = await Promise.all([spawnServer(env), spawnServer(env)]);
+    instances = await Promise.all([spawnServer({ ...STOPPED_AT_ONCE, ...env }), spawnServer({ ...STOPPED_AT_ONCE, ...env })]);
   }, 60_000);
   afterAll(() => Promise.all(instances.map((instance) => instance.stop())));
 
@@ -122,7 +122,7 @@ describeWithPostgres('concurrent admin changes to one key, on two instances shar
     } finally {
       await client.end();
     }
-    const development = await spawnServer({ DATABASE_URL: postgres().url, NODE_ENV: 'development' });
+    const development = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: postgres().url, NODE_ENV: 'development' });
     try {
       expect((await fetch(`${new URL(development.url).origin}/readyz`)).status).toBe(200);
     } finally {

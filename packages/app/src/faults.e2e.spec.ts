@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, issueUnlimitedKey, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueUnlimitedKey, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import Database from 'better-sqlite3';
 import { auth, listAllPets, postPet as post } from './testing/api.js';
@@ -18,7 +18,7 @@ describe('SQLite locked by another process past the busy timeout', () => {
   it('answers 503 with Retry-After and says 503 on /readyz, then resumes by itself', async () => {
     const path = newDatabase();
     const key = await issueUnlimitedKey(`sqlite:${path}`);
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${path}`, DATABASE_TIMEOUT_MS: '300', NODE_ENV: 'production' });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, DATABASE_TIMEOUT_MS: '300', NODE_ENV: 'production' });
     expect((await post(server, key, 'before')).status).toBe(201);
     const locker = new Database(path);
     locker.exec('BEGIN EXCLUSIVE');
@@ -43,7 +43,7 @@ describe('SQLite locked by another process past the busy timeout', () => {
 describeWithPostgres('PostgreSQL stopped mid-run', (postgres) => {
   it('answers 503 with Retry-After while it is down, /readyz 503, and recovers when it returns', async () => {
     const key = await issueUnlimitedKey(postgres().url);
-    const server = await spawnServer({ DATABASE_URL: postgres().url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: postgres().url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
     expect((await post(server, key, 'before')).status).toBe(201);
     await postgres().pause();
     try {
@@ -67,7 +67,7 @@ describe('crash durability', () => {
   it('keeps every pet whose 201 reached the client, once each, when the server is SIGKILLed mid-stream', async () => {
     const path = newDatabase();
     const key = await issueUnlimitedKey(`sqlite:${path}`);
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
     const acknowledged = new Map<number, string>();
     let n = 0;
     let killed = false;
@@ -88,7 +88,7 @@ describe('crash durability', () => {
     server.child.kill('SIGKILL');
     await Promise.all(writers);
 
-    const restarted = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    const restarted = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
     const stored = await listAllPets(restarted, key);
     const byId = new Map(stored.map((p) => [p.id, p.name]));
     for (const [id, name] of acknowledged) expect(byId.get(id)).toBe(name);
@@ -101,6 +101,7 @@ describe('slow and idle clients', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     server = await spawnServer({
+      ...STOPPED_AT_ONCE,
       DATABASE_URL: `sqlite:${newDatabase()}`,
       HEADERS_TIMEOUT_MS: '1000',
       REQUEST_TIMEOUT_MS: '2000',
@@ -226,7 +227,7 @@ describe('Expect: 100-continue', () => {
   beforeAll(async () => {
     path = newDatabase();
     key = await issueUnlimitedKey(`sqlite:${path}`);
-    server = await spawnServer({ DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
   }, 30_000);
   afterAll(async () => {
     await server.stop();
@@ -290,6 +291,7 @@ describe('behind a trusted proxy, clients writing X-Forwarded-For', () => {
 
   it('keeps memory bounded under 10,000 bad-key requests with unique 12 KB X-Forwarded-For values', async () => {
     const server = await spawnServer({
+      ...STOPPED_AT_ONCE,
       DATABASE_URL: `sqlite:${newDatabase()}`,
       TRUST_PROXY: 'true',
       TRUST_PROXY_HOPS: '1',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, runNodeProcess, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKey, runNodeProcess, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,7 +101,7 @@ describeThroughTools(
   async (work) => {
     const databaseUrl = `sqlite:${join(work, 'pets.db')}`;
     const key = await issueUnlimitedKey(databaseUrl);
-    const server = await spawnServer({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     return { server, documentUrl: `${server.url}/openapi.json`, operationsUrl: server.url, credential: key };
   },
   { hooks: 'pets-hooks.cjs', atLeastPassing: 48, skipped: ['403', '408', '409', '410', '429', '500', '503', 'HEAD'] },
@@ -112,6 +112,7 @@ describeThroughTools(
   async (work) => {
     const adminToken = 'openapi-tools-admin-token-8c1f4e7a2d9b0c3e5f6a8d1b4e7c0a2f';
     const server = await spawnServer({
+      ...STOPPED_AT_ONCE,
       DATABASE_URL: `sqlite:${join(work, 'pets.db')}`,
       LOG_LEVEL: 'warn',
       ADMIN_TOKEN: adminToken,

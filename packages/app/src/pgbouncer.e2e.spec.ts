@@ -9,6 +9,7 @@ import {
   SERVER_ENTRY,
   spawnServer,
   startPgBouncer,
+  STOPPED_AT_ONCE,
   type PgBouncerSetup,
   type ServerProcess,
 } from '@petstore/test-support';
@@ -76,7 +77,13 @@ describeWithPgBouncer('the built server and CLI through PgBouncer in transaction
   let key: string;
 
   beforeAll(async () => {
-    server = await spawnServer({ ...pooled(), DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), KEY_CACHE_TTL_MS: '5000', NODE_ENV: 'production' });
+    server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      ...pooled(),
+      DATABASE_TIMEOUT_MS: String(TIMEOUT_MS),
+      KEY_CACHE_TTL_MS: '5000',
+      NODE_ENV: 'production',
+    });
     const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-day', '100000000'], pooled());
     expect(created).toMatchObject({ code: 0, stdout: expect.stringMatching(/^pst_\w+\n$/) });
     key = created.stdout.trim();
@@ -160,7 +167,7 @@ describeWithPgBouncer('the built server and CLI through PgBouncer in transaction
     if (!pooler) throw new Error('pgbouncer is not installed');
     try {
       const env = { DATABASE_URL: pooler.url, DATABASE_POOL_MODE: 'transaction' };
-      const docsServer = await spawnServer({ ...env, NODE_ENV: 'production' });
+      const docsServer = await spawnServer({ ...STOPPED_AT_ONCE, ...env, NODE_ENV: 'production' });
       try {
         const created = await runCli(['keys', 'create', '--plan', 'free'], env);
         expect(created.code).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPgBouncerAndRedis } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited, listAllPets, postPet } from './testing/api.js';
 
@@ -79,7 +79,7 @@ describeWithPgBouncerAndRedis('PgBouncer restarted under load', (servers) => {
 
   beforeAll(async () => {
     env = { DATABASE_URL: servers().pgbouncer.url, DATABASE_POOL_MODE: 'transaction' };
-    server = await spawnServer({ ...env, REDIS_URL: servers().redis.url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...env, REDIS_URL: servers().redis.url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

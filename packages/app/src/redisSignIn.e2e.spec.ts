@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
-import { runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithRedisCluster, describeWithRedisSentinel, type RedisPasswords, type RunningReplicatedRedis } from '@petstore/test-support/jest';
 import { auth } from './testing/api.js';
 
@@ -46,7 +46,7 @@ for (const [describeOn, setup, passwords, wrongSettings] of setups) {
         overrides: Record<string, string>,
       ): Promise<{ server: ServerProcess; env: Record<string, string>; id: string; secret: string }> {
         const env = { DATABASE_URL: `sqlite:${join(dir, `${Date.now()}.db`)}`, ...redis().env, ...overrides };
-        const server = await spawnServer({ ...env, NODE_ENV: 'production', ADMIN_TOKEN, ADMIN_PORT: '0' });
+        const server = await spawnServer({ ...env, ...STOPPED_AT_ONCE, NODE_ENV: 'production', ADMIN_TOKEN, ADMIN_PORT: '0' });
         started.push(server);
         const created = await fetch(`${server.adminUrl!}/keys`, {
           method: 'POST',

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithRedisCluster, describeWithRedisSentinel, type RunningReplicatedRedis } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited } from './testing/api.js';
 
@@ -41,6 +41,7 @@ for (const [describeOn, setup] of [
       storeEnv = { DATABASE_URL: `sqlite:${join(dir, 'petstore.db')}`, ...redis().env };
       server = await spawnServer({
         ...storeEnv,
+        ...STOPPED_AT_ONCE,
         NODE_ENV: 'production',
         BAN_STRIKES: '1',
         BAN_STRIKE_INTERVAL_SECONDS: '0',

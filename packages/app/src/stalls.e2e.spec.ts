@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, listAllPets, postPet } from './testing/api.js';
 
@@ -38,6 +38,7 @@ describeWithPostgresAndRedis('a dependency that stalls and resumes', (servers) =
 
   beforeAll(async () => {
     server = await spawnServer({
+      ...STOPPED_AT_ONCE,
       DATABASE_URL: servers().postgres.url,
       REDIS_URL: servers().redis.url,
       DATABASE_TIMEOUT_MS: '1000',

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawnServer, type ServerProcess } from './testing/builtServer.js';
+import { spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './testing/builtServer.js';
 import { createAdminClient, createClient, PetstoreError, type AdminClient } from './index.js';
 
 const ADMIN_TOKEN = 'admin-client-e2e-token-9f3a6c1e8b4d7f0a2c5e8b1d4f7a0c3e';
@@ -23,7 +23,7 @@ describe('the admin client against the built server', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'petstore-admin-client-'));
-    server = await spawnServer({ DATABASE_URL: `sqlite:${join(work, 'pets.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${join(work, 'pets.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0' });
     baseUrl = server.adminUrl!;
     admin = createAdminClient({ baseUrl, adminToken: ADMIN_TOKEN });
   }, 60_000);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, listAllPets, runNodeProcess, spawnServer, type ServerProcess } from './testing/builtServer.js';
+import { issueUnlimitedKey, listAllPets, runNodeProcess, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './testing/builtServer.js';
 import { createClient, PetstoreError, type Pet } from './index.js';
 import { recordingFetch } from './testing/recordingFetch.js';
 
@@ -19,7 +19,7 @@ describe('@petstore/client against the built server (SQLite)', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'petstore-client-'));
     databaseUrl = `sqlite:${join(work, 'petstore.db')}`;
-    server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
     unlimitedKey = await issueUnlimitedKey(databaseUrl);
   }, 60_000);
   afterAll(async () => {

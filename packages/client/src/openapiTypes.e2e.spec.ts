@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { auth, runNodeProcess, spawnServer, type ServerProcess } from './testing/builtServer.js';
+import { auth, runNodeProcess, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './testing/builtServer.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ADMIN_TOKEN = 'openapi-types-admin-token-4e9b1c7f2a5d8e0b3c6f9a1d4e7b0c2f';
@@ -22,7 +22,13 @@ describe('the client types and the served OpenAPI document', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'petstore-openapi-'));
-    server = await spawnServer({ DATABASE_URL: 'sqlite::memory:', PUBLIC_BASE_URL: 'https://api.example.com/v1', ADMIN_TOKEN, ADMIN_PORT: '0' });
+    server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      DATABASE_URL: 'sqlite::memory:',
+      PUBLIC_BASE_URL: 'https://api.example.com/v1',
+      ADMIN_TOKEN,
+      ADMIN_PORT: '0',
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -25,6 +25,13 @@ export interface ServerProcess extends LaunchedProcess {
   firstRunKey: string | null;
 }
 
+/**
+ * The environment of a server whose stop is no part of the test: SHUTDOWN_TIMEOUT_MS=0 closes its connections as soon
+ * as it is stopped. Otherwise its drain waits for the idle keep-alive connection that the test's `fetch` keeps to it,
+ * which `fetch` closes about 3 s later (2 s before the server's 5-s keep-alive timeout).
+ */
+export const STOPPED_AT_ONCE: Readonly<Record<string, string>> = { SHUTDOWN_TIMEOUT_MS: '0' };
+
 /** Starts the built server on a free port (PORT=0) with the given environment and waits until it listens. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const launched = await launchNodeProcess(SERVER_ENTRY, {
