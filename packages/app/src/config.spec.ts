@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 30000,
       databaseTimeoutMs: 5000,
       sqliteSynchronous: 'NORMAL',
+      sqliteKeptListingRows: 50_000,
       docsEnabled: true,
       admin: null,
     });
@@ -219,6 +220,7 @@ describe('loadConfig', () => {
         REQUEST_TIMEOUT_MS: '2000',
         DATABASE_TIMEOUT_MS: '300',
         SQLITE_SYNCHRONOUS: 'FULL',
+        SQLITE_KEPT_LISTING_ROWS: '0',
         DOCS_ENABLED: 'false',
         ADMIN_TOKEN: TOKEN,
         ADMIN_PORT: '9000',
@@ -246,6 +248,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 2000,
       databaseTimeoutMs: 300,
       sqliteSynchronous: 'FULL',
+      sqliteKeptListingRows: 0,
       docsEnabled: false,
       admin: { token: TOKEN, port: 9000, host: '10.0.0.5', publicBaseUrl: 'https://admin.example.com/admin/v1' },
     });
@@ -292,6 +295,7 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_MODE', 'Transaction', 'one of session, transaction'],
     ['SQLITE_SYNCHRONOUS', 'OFF', 'one of NORMAL, FULL'],
     ['SQLITE_SYNCHRONOUS', 'full', 'one of NORMAL, FULL'],
+    ['SQLITE_KEPT_LISTING_ROWS', '-1', 'an integer from 0 to 10000000'],
     ['METRICS_HOST', '0.0.0.0', 'METRICS_PORT to be set too: metrics are served only on a port of their own'],
     ['ADMIN_PORT', '3001', 'ADMIN_TOKEN to be set too: the admin API listens only when it has a token'],
     ['ADMIN_HOST', '0.0.0.0', 'ADMIN_TOKEN to be set too: the admin API listens only when it has a token'],

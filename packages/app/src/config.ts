@@ -48,6 +48,8 @@ export interface Config {
   databaseTimeoutMs: number;
   /** SQLite's `synchronous` pragma: NORMAL survives a killed process, FULL also a power loss (slower writes). */
   sqliteSynchronous: SqliteSynchronous;
+  /** SQLite only: how many listing rows are kept in memory to serve pages from (0: none). */
+  sqliteKeptListingRows: number;
   /** Serve the interactive API reference at `GET /docs`. */
   docsEnabled: boolean;
   /** The admin API's listener (ADMIN_TOKEN, ADMIN_PORT, ADMIN_HOST, ADMIN_PUBLIC_BASE_URL); null when ADMIN_TOKEN is unset: no listener. */
@@ -320,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 300_000),
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5_000, 100, 60_000),
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', SQLITE_SYNCHRONOUS_MODES, 'NORMAL'),
+    sqliteKeptListingRows: integer(env, 'SQLITE_KEPT_LISTING_ROWS', 50_000, 0, 10_000_000),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     admin: adminListener(env),
   };

@@ -89,15 +89,15 @@ function persistenceModule(config: Config): ContainerModule {
       },
       [TOKENS.Logger],
     );
-    // On SQLite, pages are served from listing rows kept in memory (about 6 MB at most). Relies on: pets change only
-    // through this repository on this process's connection (nothing here writes them otherwise), and every other
-    // process's commit is seen through SQLite's data_version. PostgreSQL keeps nothing: only a round trip could
-    // tell what other instances changed (docs/decisions/0029-listing-rows-kept-on-sqlite.md).
+    // On SQLite, pages are served from listing rows kept in memory (SQLITE_KEPT_LISTING_ROWS, about 120 bytes each).
+    // Relies on: pets change only through this repository on this process's connection (nothing here writes them
+    // otherwise), and every other process's commit is seen through SQLite's data_version. PostgreSQL keeps nothing:
+    // only a round trip could tell what other instances changed (docs/decisions/0029-listing-rows-kept-on-sqlite.md).
     bind(TOKENS.PetRepository).toResolvedValue(
       (dataSource: DataSource, tracing: TracingHooks | null) =>
         new TypeOrmPetRepository(dataSource, {
           ...(tracing ? { statements: tracing.statements } : {}),
-          keptListingRows: dialectOf(dataSource) === 'sqlite' ? KEPT_LISTING_ROWS : 0,
+          keptListingRows: dialectOf(dataSource) === 'sqlite' ? config.sqliteKeptListingRows : 0,
         }),
       [TOKENS.DataSource, TOKENS.Tracing],
     );
@@ -113,9 +113,6 @@ function persistenceModule(config: Config): ContainerModule {
     bind(TOKENS.Closers).toResolvedValue((dataSource: DataSource) => () => dataSource.destroy(), [TOKENS.DataSource]);
   });
 }
-
-/** Listing rows kept in memory on SQLite: every pet of a 25,000-pet store in every listing it appears in. */
-const KEPT_LISTING_ROWS = 50_000;
 
 const REDIS_RATE_LIMIT_STORE: ServiceIdentifier<RedisRateLimitStore> = Symbol.for('petstore.RedisRateLimitStore');
 /** Hears every Redis failure (the client's and the store's) and logs it, at most every 10 s. */

@@ -270,6 +270,8 @@ const withTransitions = (paths: string[]): Request[] => [
 
 /** The product with its bin's V8 flags, and without any. */
 const V8_FLAGS_PAIR = ['random pages (10k pets, V8 flags)', 'random pages (10k pets, no V8 flags)'] as const;
+/** The product keeping listing rows in memory (its default on SQLite), and keeping none. */
+const KEPT_ROWS_PAIR = ['random pages (10k pets, rows kept)', 'random pages (10k pets, nothing kept)'] as const;
 
 /** Whether any of these scenarios runs (so that `--only` skips seeding and starting what it does not need). */
 const wanted = (...names: string[]) => !ONLY || names.some((name) => ONLY.has(name));
@@ -415,17 +417,19 @@ try {
     await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
     await server.stop();
   }
-  // The server's V8 flags priced: two servers, with and without them, head to head on the random pages. Only when
-  // `--only` names both scenarios (docs/performance.md).
-  if (ONLY?.has(V8_FLAGS_PAIR[0]) && ONLY.has(V8_FLAGS_PAIR[1])) {
-    const flagged = await sqliteServer(10_000);
-    const bare = await sqliteServer(10_000, {}, []);
-    const walked = await randomPages(flagged.server.port, flagged.key);
-    const requests = cycling(walked.map((p) => p.product));
-    await scenarios({ name: V8_FLAGS_PAIR[0], ...flagged, requests }, { name: V8_FLAGS_PAIR[1], ...bare, requests });
-    await flagged.server.stop();
-    await bare.server.stop();
-  }
+  // A setting priced: two servers, as they run by default and with it changed, head to head on the random pages.
+  // Only when `--only` names both scenarios of the pair (docs/performance.md).
+  const priceSetting = async ([usual, changed]: readonly [string, string], start: () => ReturnType<typeof sqliteServer>) => {
+    if (!ONLY?.has(usual) || !ONLY.has(changed)) return;
+    const standard = await sqliteServer(10_000);
+    const other = await start();
+    const requests = cycling((await randomPages(standard.server.port, standard.key)).map((p) => p.product));
+    await scenarios({ name: usual, ...standard, requests }, { name: changed, ...other, requests });
+    await standard.server.stop();
+    await other.server.stop();
+  };
+  await priceSetting(V8_FLAGS_PAIR, () => sqliteServer(10_000, {}, []));
+  await priceSetting(KEPT_ROWS_PAIR, () => sqliteServer(10_000, { SQLITE_KEPT_LISTING_ROWS: '0' }));
   for (const count of [1_000, 1_000_000]) {
     if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
     const { server, key } = await sqliteServer(count);
@@ -591,10 +595,13 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
   versus('PgBouncer + Redis random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[0]!.product, PGBOUNCER_PAIRS[0]!.peer, '>= 1.0'),
   versus('PgBouncer + Redis Cluster random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[1]!.product, PGBOUNCER_PAIRS[1]!.peer, '>= 1.0'),
 ];
-const flagsPrice = headToHead(...V8_FLAGS_PAIR);
-if (flagsPrice.ratio !== null) {
-  const peaks = V8_FLAGS_PAIR.map((name) => find(name)?.peakRssMb);
-  summary.push({ measure: `V8 flags / none (peak RSS ${peaks[0] ?? '-'} / ${peaks[1] ?? '-'} MB)`, ...flagsPrice, target: 'keep if it pays' });
+for (const [pair, measure] of [
+  [V8_FLAGS_PAIR, 'V8 flags / none'],
+  [KEPT_ROWS_PAIR, 'listing rows kept / none'],
+] as const) {
+  const price = headToHead(pair[0], pair[1]);
+  const peaks = pair.map((name) => find(name)?.peakRssMb ?? '-');
+  if (price.ratio !== null) summary.push({ measure: `${measure} (peak RSS ${peaks[0]} / ${peaks[1]} MB)`, ...price, target: 'keep if it pays' });
 }
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(
