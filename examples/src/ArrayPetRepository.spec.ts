@@ -3,4 +3,7 @@
 import { describePetRepositoryContract } from '@petstore/core/contracts';
 import { ArrayPetRepository } from './ArrayPetRepository.js';
 
-describePetRepositoryContract('ArrayPetRepository', async () => ({ repository: new ArrayPetRepository() }));
+describePetRepositoryContract('ArrayPetRepository', async () => {
+  const repository = new ArrayPetRepository();
+  return { repository, events: repository };
+});

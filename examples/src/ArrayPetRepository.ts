@@ -1,15 +1,32 @@
 // An adapter of your own: a PetRepository over a plain array. Whatever it stores in, an adapter passes the port's
 // contract suite (ArrayPetRepository.spec.ts), the same one every adapter of the project passes.
-import type { ChangeTiming, Pet, PetDraft, PetListRequest, PetPage, PetRepository } from '@petstore/core';
+import {
+  generateEventId,
+  petEventOf,
+  type ChangeTiming,
+  type EventListRequest,
+  type EventLog,
+  type Pet,
+  type PetDraft,
+  type PetEvent,
+  type PetListRequest,
+  type PetPage,
+  type PetRepository,
+  type RecordedPetEvent,
+} from '@petstore/core';
 
-export class ArrayPetRepository implements PetRepository {
+export class ArrayPetRepository implements PetRepository, EventLog {
   // Every change is visible at once, to every read that starts after it: the port's promise (the contract checks it).
   private readonly pets: Pet[] = [];
   private readonly statusChangedAt = new Map<number, number>();
+  // Each change records its event in the same step (in a database: the same transaction).
+  private readonly events: RecordedPetEvent[] = [];
 
   async create(draft: PetDraft): Promise<Pet> {
     const pet = { id: this.pets.length + 1, ...draft, version: 1 };
     this.pets.push(pet);
+    const at = new Date();
+    this.events.push({ id: generateEventId(at), type: 'pet.created', at, pet: { ...pet }, before: null });
     return { ...pet };
   }
 
@@ -24,6 +41,14 @@ export class ArrayPetRepository implements PetRepository {
     }
     const pet = { id, ...next, version: expectedVersion + 1 };
     this.pets[index] = pet;
+    const { name, categoryId, status } = current;
+    this.events.push({
+      id: generateEventId(new Date(at)),
+      type: 'pet.updated',
+      at: new Date(at),
+      pet: { ...pet },
+      before: { name, categoryId, status },
+    });
     return { ...pet };
   }
 
@@ -36,5 +61,20 @@ export class ArrayPetRepository implements PetRepository {
     const matching = this.pets.filter((pet) => pet.id > after && (status === undefined || pet.status === status));
     const pets = matching.slice(0, limit).map((pet) => ({ ...pet }));
     return matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
+  }
+
+  // Newest first, by date then id.
+  async listEvents({ before, limit }: EventListRequest): Promise<PetEvent[]> {
+    const key = (event: { at: Date; id: string }) => `${event.at.getTime().toString().padStart(15, '0')}${event.id}`;
+    const older = this.events.filter((event) => !before || key(event) < key(before));
+    return older
+      .sort((a, b) => (key(a) < key(b) ? 1 : -1))
+      .slice(0, limit)
+      .map(petEventOf);
+  }
+
+  async findEvent(id: string): Promise<PetEvent | null> {
+    const event = this.events.find((candidate) => candidate.id === id);
+    return event ? petEventOf(event) : null;
   }
 }

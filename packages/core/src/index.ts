@@ -23,6 +23,20 @@ export { LIST_LIMIT, readListPetsQuery, type ListPetsRequest } from './pet/ListP
 export { parsePetId } from './pet/parsePetId.js';
 export { encodePetCursor } from './pet/PetCursor.js';
 
+// Events
+export {
+  isPetEventType,
+  payloadOf,
+  petEventOf,
+  PET_EVENT_TYPES,
+  previousValues,
+  type PetEvent,
+  type PetEventPayload,
+  type PetEventType,
+  type RecordedPetEvent,
+} from './events/PetEvent.js';
+export { generateEventId, isEventId } from './events/eventId.js';
+
 // Access: keys, plans, rate limits
 export { KEY_STATUSES, limitsOf, statusOf, type ApiKey, type KeyStatus, type LimitOverrides } from './access/ApiKey.js';
 export { API_KEY_PREFIX, apiKeyChecksum, hashApiKeySecret, isWellFormedApiKeySecret } from './access/ApiKeySecret.js';
@@ -46,6 +60,7 @@ export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';
 // Ports: every type each one declares (an adapter of the port needs them all)
 export type * from './ports/Clock.js';
 export type * from './ports/PetRepository.js';
+export type * from './ports/EventLog.js';
 export type * from './ports/KeyStore.js';
 export type * from './ports/AuditLog.js';
 export type * from './ports/KeyUsageStore.js';

@@ -8,7 +8,7 @@
 // inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
 // connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
 // loudly if an upgrade moves them.
-import { ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
+import { generateEventId, ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -56,6 +56,8 @@ function observedStatements(statements: PetStatements, observer: StatementObserv
 }
 
 const COLUMNS = '"id", "name", "category_id", "status", "version"';
+const EVENT_COLUMNS =
+  '"id", "type", "at_ms", "pet_id", "name", "category_id", "status", "version", "before_name", "before_category_id", "before_status"';
 
 /**
  * The statements' text, with `p(n)` for the n-th parameter and `limit(n)` for a parameter that is a page's LIMIT.
@@ -77,6 +79,8 @@ function sql(p: (position: number) => string, limit: (position: number) => strin
       `UPDATE "pets" SET "name" = ${p(1)}, "category_id" = ${p(2)}, "status" = ${p(3)}, "version" = "version" + 1, ` +
       `"status_changed_at_ms" = CASE WHEN "status" = ${p(4)} THEN "status_changed_at_ms" ELSE ${p(5)} END ` +
       `WHERE "id" = ${p(6)} AND "version" = ${p(7)} AND ("status" = ${p(8)} OR "status_changed_at_ms" <= ${p(9)}) RETURNING ${COLUMNS}`,
+    // The event of a change, written in the change's transaction (the outbox the webhook deliveries read).
+    recordEvent: `INSERT INTO "pet_events" (${EVENT_COLUMNS}) VALUES (${Array.from({ length: 11 }, (_, i) => p(i + 1)).join(', ')})`,
   };
 }
 
@@ -121,10 +125,10 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     findById: Statement;
     listAll: Statement;
     listByStatus: Statement;
-    update: Statement;
     insertMany: (drafts: PetDraft[]) => number[];
     dataVersion: Statement;
     kept: { runs: ListingRuns<SqlitePetRow>; dataVersion: unknown } | undefined;
+    update: (id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => PetTuple | undefined;
   };
   let prepared: Prepared | undefined;
   const statements = (): Prepared => {
@@ -133,14 +137,29 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     // Prepared again only if the DataSource was re-initialized with a new connection.
     if (prepared?.db !== db) {
       const insert = db.prepare(text.insert).pluck();
+      const findById = db.prepare(text.findById).raw();
+      const update = db.prepare(text.update).raw();
+      const recordEvent = db.prepare(text.recordEvent);
       prepared = {
         db,
-        findById: db.prepare(text.findById).raw(),
+        findById,
         listAll: db.prepare(text.listAll).raw(),
         listByStatus: db.prepare(text.listByStatus).raw(),
-        update: db.prepare(text.update).raw(),
         // IMMEDIATE takes the write lock up front, so the transaction cannot fail half-way on SQLITE_BUSY.
-        insertMany: db.transaction((drafts: PetDraft[]) => drafts.map((d) => insert.get(d.name, d.categoryId, d.status) as number)).immediate,
+        insertMany: db.transaction((drafts: PetDraft[]) => {
+          const at = Date.now();
+          return drafts.map(({ name, categoryId, status }) => {
+            const id = insert.get(name, categoryId, status) as number;
+            recordEvent.run(generateEventId(new Date(at)), 'pet.created', at, id, name, categoryId, status, 1, null, null, null);
+            return id;
+          });
+        }).immediate,
+        update: db.transaction((id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => {
+          const before = findById.get(id) as PetTuple | undefined;
+          const row = update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
+          if (row && before) recordEvent.run(generateEventId(new Date(timing.at)), 'pet.updated', timing.at, ...row, before[1], before[2], before[3]);
+          return row;
+        }).immediate,
         dataVersion: db.prepare('PRAGMA data_version').pluck(),
         kept: keptListingRows > 0 ? { runs: new ListingRuns(keptListingRows), dataVersion: undefined } : undefined,
       };
@@ -203,7 +222,7 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
           throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
       }
       const { update, kept } = statements();
-      const row = update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
+      const row = update(id, expectedVersion, next, timing);
       if (row) kept?.runs.changed(id);
       return row;
     },
@@ -217,21 +236,35 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
  * inserts nothing, so a create that timed out on the client (503) never appears later.
  */
 function postgresStatements(dataSource: DataSource): PetStatements {
+  const plain = sql((n) => `$${n}`);
+  // Each change and its event are one statement (data-modifying WITH), so one round trip and one transaction.
   const text = {
-    ...sql((n) => `$${n}`),
-    insert: `INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text WHERE ${beforeDeadline('$4')} RETURNING "id"`,
+    ...plain,
+    insert:
+      `WITH "created" AS (INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text ` +
+      `WHERE ${beforeDeadline('$4')} RETURNING ${COLUMNS}) ` +
+      `INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $5::text, 'pet.created', $6::bigint, ${COLUMNS}, NULL, NULL, NULL FROM "created" ` +
+      'RETURNING "pet_id"',
     // A status change is dated by PostgreSQL's clock as it writes (if later than $5), as close to its commit as can
-    // be: a request that arrives while it is under way then counts as overtaken.
-    update: sql((n) => `$${n}`)
-      .update.replace(' RETURNING ', ` AND ${beforeDeadline('$10')} RETURNING `)
-      .replace(' ELSE $5 END', ' ELSE GREATEST($5::bigint, (extract(epoch from clock_timestamp()) * 1000)::bigint) END'),
+    // be: a request that arrives while it is under way then counts as overtaken. "before" reads the statement's
+    // snapshot, the one the update matched its version in: the row as it was just before the change.
+    update:
+      `WITH "before" AS (SELECT "name", "category_id", "status" FROM "pets" WHERE "id" = $6 AND "version" = $7), "changed" AS (` +
+      plain.update
+        .replace(' RETURNING ', ` AND ${beforeDeadline('$10')} RETURNING `)
+        .replace(' ELSE $5 END', ' ELSE GREATEST($5::bigint, (extract(epoch from clock_timestamp()) * 1000)::bigint) END') +
+      `), "recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $11::text, 'pet.updated', $12::bigint, ` +
+      `c."id", c."name", c."category_id", c."status", c."version", b."name", b."category_id", b."status" FROM "changed" c, "before" b) ` +
+      `SELECT ${COLUMNS} FROM "changed"`,
   };
   const named = !timeoutsPerTransaction(dataSource);
   const rows = async (name: string, query: string, values: unknown[]) =>
     (await postgresPoolOf(dataSource).query<PetTuple>({ name: named ? `petstore_${name}` : undefined, text: query, values, rowMode: 'array' })).rows;
   return {
     insert: async ({ name, categoryId, status }) => {
-      const [row] = await rows('insert_before_deadline', text.insert, [name, categoryId, status, writeDeadline(dataSource)]);
+      const at = Date.now();
+      const values = [name, categoryId, status, writeDeadline(dataSource), generateEventId(new Date(at)), at];
+      const [row] = await rows('insert_with_event', text.insert, values);
       if (!row)
         throw new ServiceUnavailableError('database', 5, {
           cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored'),
@@ -243,7 +276,8 @@ function postgresStatements(dataSource: DataSource): PetStatements {
       status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),
     update: async (id, expectedVersion, next, timing) => {
       const deadline = writeDeadline(dataSource);
-      const [row] = await rows('update_before_deadline', text.update, [...updateValues(id, expectedVersion, next, timing), deadline]);
+      const eventId = generateEventId(new Date(timing.at));
+      const [row] = await rows('update_with_event', text.update, [...updateValues(id, expectedVersion, next, timing), deadline, eventId, timing.at]);
       // No row: another change came first, or PostgreSQL started the update after its deadline and changed nothing.
       if (!row && Date.now() >= deadline)
         throw new ServiceUnavailableError('database', 5, {

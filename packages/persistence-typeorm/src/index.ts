@@ -12,6 +12,7 @@ export { DATABASE_URL_FORMS, parseDatabaseUrl, redact, type DatabaseTarget } fro
 export { migrate, pingDatabase } from './migrate.js';
 export { TypeOrmPetRepository, type TypeOrmPetRepositoryOptions } from './TypeOrmPetRepository.js';
 export type { StatementObserver } from './StatementObserver.js';
+export { TypeOrmEventLog } from './TypeOrmEventLog.js';
 export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { TypeOrmAuditLog } from './TypeOrmAuditLog.js';

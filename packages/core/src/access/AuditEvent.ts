@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { ApiKey } from './ApiKey.js';
 
 /** Who made a change: the `petstore keys` CLI, the admin HTTP API, or the service itself (the first-run key). */
@@ -26,14 +25,6 @@ export interface AuditEvent {
   keyId: string;
   /** The fields the action changed, by name; empty when it changed nothing (revoking a revoked key). */
   changes: Readonly<Record<string, AuditChange>>;
-}
-
-let sequence = 0;
-
-/** Sorts as `at` does, then in the order of creation within this process, then at random across processes. */
-export function generateAuditEventId(at: Date): string {
-  sequence = (sequence + 1) % 0x10000;
-  return `evt_${at.getTime().toString(16).padStart(12, '0')}${sequence.toString(16).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
 }
 
 const sameValue = (a: AuditValue, b: AuditValue): boolean =>

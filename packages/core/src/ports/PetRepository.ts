@@ -29,6 +29,11 @@ export interface PetPage {
  * resolved (in this process or in any other sharing the storage) answers with that change, never an older state.
  * So a page is as true as the storage when it is read, whatever instance reads it, and an entity tag made of the
  * ids and versions it holds changes with any change to it. Keyset positions (`after`) stay valid across changes.
+ *
+ * Every change records its event in the same transaction (a transactional outbox, read through the EventLog port):
+ * a create records `pet.created`, an update `pet.updated` with the pet's fields before it. A change that is refused
+ * or fails records nothing; a committed change always has its event. Event ids come from `generateEventId`; a
+ * create's event is dated when it is written, an update's at `timing.at`.
  */
 export interface PetRepository {
   create(draft: PetDraft): Promise<Pet>;

@@ -13,7 +13,10 @@ import { InMemoryKeyStore } from './InMemoryKeyStore.js';
 import { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
 import { InMemoryPetRepository } from './InMemoryPetRepository.js';
 
-describePetRepositoryContract('InMemoryPetRepository', async () => ({ repository: new InMemoryPetRepository() }));
+describePetRepositoryContract('InMemoryPetRepository', async () => {
+  const repository = new InMemoryPetRepository();
+  return { repository, events: repository };
+});
 describeKeyStoreContract('InMemoryKeyStore', async () => ({ store: new InMemoryKeyStore() }));
 describeRateLimitStoreContract('InMemoryRateLimitStore', async () => ({ store: new InMemoryRateLimitStore() }));
 describeIdempotencyStoreContract('InMemoryIdempotencyStore', async () => ({ store: new InMemoryIdempotencyStore() }));

@@ -1,16 +1,31 @@
+import { SystemClock } from '../adapters/SystemClock.js';
+import { generateEventId } from '../events/eventId.js';
+import { petEventOf, type PetEvent, type RecordedPetEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
+import type { Clock } from '../ports/Clock.js';
+import type { EventListRequest, EventLog } from '../ports/EventLog.js';
 import type { ChangeTiming, PetListRequest, PetPage, PetRepository } from '../ports/PetRepository.js';
 
-/** Every change is made and visible in one synchronous step: a read that starts after it always sees it. */
-export class InMemoryPetRepository implements PetRepository {
+const newestFirst = (a: RecordedPetEvent, b: RecordedPetEvent) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * Every change is made and visible in one synchronous step, with its event: a read that starts after it always sees
+ * both. Also the EventLog of those events; creates are dated by `clock`.
+ */
+export class InMemoryPetRepository implements PetRepository, EventLog {
   private readonly pets: Pet[] = [];
+  private readonly events: RecordedPetEvent[] = [];
   /** When each pet's status last changed (epoch ms; 0: never since it was created). */
   private readonly statusChangedAt = new Map<number, number>();
   private lastId = 0;
 
+  constructor(private readonly clock: Clock = new SystemClock()) {}
+
   create(draft: PetDraft): Promise<Pet> {
     const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status, version: 1 };
     this.pets.push(pet);
+    const at = this.clock.now();
+    this.events.push({ id: generateEventId(at), type: 'pet.created', at, pet: { ...pet }, before: null });
     return Promise.resolve({ ...pet });
   }
 
@@ -34,7 +49,25 @@ export class InMemoryPetRepository implements PetRepository {
     if (statusChanges) this.statusChangedAt.set(id, at);
     const pet: Pet = { id, name: next.name, categoryId: next.categoryId, status: next.status, version: expectedVersion + 1 };
     this.pets[index] = pet;
+    const { name, categoryId, status } = current;
+    this.events.push({
+      id: generateEventId(new Date(at)),
+      type: 'pet.updated',
+      at: new Date(at),
+      pet: { ...pet },
+      before: { name, categoryId, status },
+    });
     return Promise.resolve({ ...pet });
+  }
+
+  listEvents({ before, limit }: EventListRequest): Promise<PetEvent[]> {
+    const older = (e: RecordedPetEvent) => !before || e.at < before.at || (e.at.getTime() === before.at.getTime() && e.id < before.id);
+    return Promise.resolve([...this.events].sort(newestFirst).filter(older).slice(0, limit).map(petEventOf));
+  }
+
+  findEvent(id: string): Promise<PetEvent | null> {
+    const event = this.events.find((e) => e.id === id);
+    return Promise.resolve(event ? petEventOf(event) : null);
   }
 
   /** How many pets are stored, for tests that check a rejected request stored nothing. */

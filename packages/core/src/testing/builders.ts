@@ -1,5 +1,6 @@
+import { generateEventId } from '../events/eventId.js';
 import type { ApiKey } from '../access/ApiKey.js';
-import { generateAuditEventId, type AuditEvent } from '../access/AuditEvent.js';
+import { type AuditEvent } from '../access/AuditEvent.js';
 import type { PetDraft } from '../pet/Pet.js';
 
 export function aPetDraft(overrides: Partial<PetDraft> = {}): PetDraft {
@@ -28,7 +29,7 @@ export function anApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
 export function anAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
   const at = overrides.at ?? new Date('2026-06-01T12:00:00Z');
   return {
-    id: generateAuditEventId(at),
+    id: generateEventId(at),
     at,
     actor: 'cli',
     action: 'key.updated',

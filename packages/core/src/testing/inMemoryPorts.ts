@@ -19,13 +19,14 @@ export interface InMemoryPorts extends PetStorePorts {
 }
 
 export function inMemoryPorts(now?: Date | string): InMemoryPorts {
+  const clock = new FakeClock(now);
   return {
-    pets: new InMemoryPetRepository(),
+    pets: new InMemoryPetRepository(clock),
     keys: new InMemoryKeyStore(),
     rateLimits: new InMemoryRateLimitStore(),
     idempotency: new InMemoryIdempotencyStore(),
     auditLog: new InMemoryAuditLog(),
     keyUsage: new InMemoryKeyUsageStore(),
-    clock: new FakeClock(now),
+    clock,
   };
 }

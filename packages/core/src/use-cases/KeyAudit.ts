@@ -1,5 +1,6 @@
+import { generateEventId } from '../events/eventId.js';
 import type { ApiKey } from '../access/ApiKey.js';
-import { auditedFieldsOf, changesBetween, generateAuditEventId, type AuditAction, type AuditActor, type AuditChange } from '../access/AuditEvent.js';
+import { auditedFieldsOf, changesBetween, type AuditAction, type AuditActor, type AuditChange } from '../access/AuditEvent.js';
 import type { AuditLog } from '../ports/AuditLog.js';
 
 /** Appends the audit event of an administrative action on a key: the fields it changed, never a secret. */
@@ -16,6 +17,6 @@ export class KeyAudit {
     extra: Readonly<Record<string, AuditChange>> = {},
   ): Promise<void> {
     const changes = { ...changesBetween(before ? auditedFieldsOf(before) : {}, auditedFieldsOf(after)), ...extra };
-    return this.log.append({ id: generateAuditEventId(at), at, actor, action, keyId: after.id, changes });
+    return this.log.append({ id: generateEventId(at), at, actor, action, keyId: after.id, changes });
   }
 }

@@ -2,6 +2,7 @@ import { CoveringStatusIndex1763942400000 } from './CoveringStatusIndex176394240
 import { CreateIdempotencyKeys1763856000000 } from './CreateIdempotencyKeys1763856000000.js';
 import { InitialSchema1763769600000 } from './InitialSchema1763769600000.js';
 import { KeyModel1764028800000 } from './KeyModel1764028800000.js';
+import { PetEvents1764403200000 } from './PetEvents1764403200000.js';
 import { PetVersion1764316800000 } from './PetVersion1764316800000.js';
 import { RateLimitBans1764230400000 } from './RateLimitBans1764230400000.js';
 
@@ -13,4 +14,5 @@ export const migrations = [
   KeyModel1764028800000,
   RateLimitBans1764230400000,
   PetVersion1764316800000,
+  PetEvents1764403200000,
 ];

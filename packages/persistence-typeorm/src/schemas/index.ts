@@ -4,6 +4,7 @@ import { apiKeySchema } from './ApiKeySchema.js';
 import { auditEventSchema } from './AuditEventSchema.js';
 import { idempotencyKeySchema } from './IdempotencyKeySchema.js';
 import { keyLastUseSchema, keyUsageDaySchema } from './KeyUsageSchemas.js';
+import { petEventSchema } from './PetEventSchema.js';
 import { petSchema } from './PetSchema.js';
 import { rateLimitBanSchema } from './RateLimitBanSchema.js';
 
@@ -15,6 +16,7 @@ import { rateLimitBanSchema } from './RateLimitBanSchema.js';
 export function petstoreEntities(dialect: Dialect): EntitySchema[] {
   return [
     petSchema(dialect),
+    petEventSchema(dialect),
     apiKeySchema(dialect),
     idempotencyKeySchema(dialect),
     auditEventSchema(dialect),

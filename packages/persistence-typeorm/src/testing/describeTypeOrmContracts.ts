@@ -12,6 +12,8 @@ import { TypeOrmBanStore } from '../TypeOrmBanStore.js';
 import { TypeOrmIdempotencyStore } from '../TypeOrmIdempotencyStore.js';
 import { TypeOrmKeyStore } from '../TypeOrmKeyStore.js';
 import { TypeOrmKeyUsageStore } from '../TypeOrmKeyUsageStore.js';
+import { describeOutboxAtomicity } from './describeOutboxAtomicity.js';
+import { TypeOrmEventLog } from '../TypeOrmEventLog.js';
 import { TypeOrmPetRepository } from '../TypeOrmPetRepository.js';
 
 /** A migrated data source with no rows, and how to release it when the test is done (if it must be). */
@@ -30,8 +32,9 @@ export function describeTypeOrmContracts(where: string, open: () => Promise<Open
     };
   describePetRepositoryContract(
     `TypeOrmPetRepository ${where}`,
-    on((d) => ({ repository: new TypeOrmPetRepository(d) })),
+    on((d) => ({ repository: new TypeOrmPetRepository(d), events: new TypeOrmEventLog(d) })),
   );
+  describeOutboxAtomicity(where, open);
   describeKeyStoreContract(
     `TypeOrmKeyStore ${where}`,
     on((d) => ({ store: new TypeOrmKeyStore(d) })),

@@ -6,4 +6,8 @@ export const EVERY_MIGRATION = [
   'KeyModel1764028800000',
   'RateLimitBans1764230400000',
   'PetVersion1764316800000',
+  'PetEvents1764403200000',
 ];
+
+/** The migrations from `name` on, as `migrate` applies them after undoing them. */
+export const migrationsFrom = (name: string): string[] => EVERY_MIGRATION.slice(EVERY_MIGRATION.indexOf(name));

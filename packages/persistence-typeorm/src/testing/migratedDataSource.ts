@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { migrate } from '../migrate.js';
 
-const EVERY_TABLE = ['pets', 'api_keys', 'idempotency_keys', 'audit_events', 'key_usage_days', 'key_last_uses', 'rate_limit_bans'];
+const EVERY_TABLE = ['pets', 'api_keys', 'idempotency_keys', 'audit_events', 'key_usage_days', 'key_last_uses', 'rate_limit_bans', 'pet_events'];
 
 /**
  * Opens and migrates one PostgreSQL data source for the enclosing describe and destroys it after; `emptied()`

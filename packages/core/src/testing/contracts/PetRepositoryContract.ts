@@ -1,18 +1,21 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { MAX_ID, type Pet } from '../../pet/Pet.js';
+import type { EventLog } from '../../ports/EventLog.js';
 import type { PetRepository } from '../../ports/PetRepository.js';
 import { openHarness, type Closable } from './harness.js';
 import { aPetDraft } from '../builders.js';
 
-export type PetRepositoryHarness = { repository: PetRepository } & Closable;
+/** A repository and the EventLog of the events its changes record. */
+export type PetRepositoryHarness = { repository: PetRepository; events: EventLog } & Closable;
 
-/** Runs the behaviour every PetRepository must have against `open()`, which returns an empty repository. */
+/** Runs the behaviour every PetRepository (and its EventLog) must have against `open()`, which returns an empty repository. */
 export function describePetRepositoryContract(name: string, open: () => Promise<PetRepositoryHarness>): void {
   describe(`${name} satisfies the PetRepository contract`, () => {
     const harness = openHarness(open, 'each');
     let repository: PetRepository;
+    let events: EventLog;
     beforeEach(() => {
-      repository = harness().repository;
+      ({ repository, events } = harness());
     });
 
     // Instants of changes and requests (the machine's clock, which a database may read as it writes), each later
@@ -175,5 +178,77 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       const after = await repository.list({ limit: 3, status: 'pending', after: firstPage.next! });
       expect(after.pets.every((p) => p.id > firstPage.next! && p.status === 'pending')).toBe(true);
     }, 60_000);
+
+    describe('events, recorded with each change', () => {
+      const everyEvent = () => events.listEvents({ before: null, limit: 1000 });
+
+      it('records pet.created with the pet as created, dated as it is written, found by its id', async () => {
+        const before = Date.now();
+        const rex = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }));
+        const [event, ...others] = await everyEvent();
+        expect(others).toEqual([]);
+        expect(event).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{28}$/), type: 'pet.created', at: expect.any(Date), pet: rex });
+        expect(event!.at.getTime()).toBeGreaterThanOrEqual(before - 1000);
+        expect(event!.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+        expect(await events.findEvent(event!.id)).toEqual(event);
+        expect(await events.findEvent('evt_0000000000000000000000000000')).toBeNull();
+      });
+
+      it('records pet.updated with the pet after the change and the previous values of the fields it changed', async () => {
+        const rex = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'available' }));
+        const timing = tick();
+        const updated = await repository.update(rex.id, 1, { name: 'Rex', categoryId: 8, status: 'pending' }, timing);
+        const [event] = await everyEvent();
+        expect(event).toEqual({
+          id: expect.stringMatching(/^evt_[0-9a-f]{28}$/),
+          type: 'pet.updated',
+          at: new Date(timing.at),
+          pet: updated,
+          previous: { categoryId: 7, status: 'available' },
+        });
+      });
+
+      it('records nothing for a refused update: a stale version, an unknown pet, a status changed in flight', async () => {
+        const [rex] = await createMany(1);
+        const arrived = tick().requestedAt;
+        await afterNow();
+        await repository.update(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
+        const recorded = await everyEvent();
+        expect(await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'stale' }, tick())).toBeNull();
+        expect(await repository.update(rex!.id + 1000, 1, aPetDraft(), tick())).toBeNull();
+        expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, { at: tick().at, requestedAt: arrived })).toBeNull();
+        expect(await everyEvent()).toEqual(recorded);
+      });
+
+      it('records exactly one event per committed change, under concurrency', async () => {
+        const created = await Promise.all(Array.from({ length: 50 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }))));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => repository.update(created[0]!.id, 1, { ...aPetDraft(), name: `racer ${i}` }, tick())),
+        );
+        const winner = results.find((r) => r !== null)!;
+        const all = await everyEvent();
+        expect(
+          all
+            .filter((e) => e.type === 'pet.created')
+            .map((e) => e.pet.id)
+            .sort((a, b) => a - b),
+        ).toEqual(created.map((p) => p.id).sort((a, b) => a - b));
+        expect(all.filter((e) => e.type === 'pet.updated').map((e) => e.pet)).toEqual([winner]);
+        expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+      });
+
+      it('lists events newest first (by date, then id), a page at a time from a position', async () => {
+        const [rex] = await createMany(1);
+        for (let i = 1; i <= 4; i++) await repository.update(rex!.id, i, { ...aPetDraft(), name: `name ${i}` }, tick());
+        const all = await everyEvent();
+        expect(all).toHaveLength(5);
+        const order = [...all].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : -1));
+        expect(all).toEqual(order);
+        expect(all.at(-1)!.type).toBe('pet.created');
+        const first = await events.listEvents({ before: null, limit: 2 });
+        expect(first).toEqual(all.slice(0, 2));
+        expect(await events.listEvents({ before: first[1]!, limit: 10 })).toEqual(all.slice(2));
+      });
+    });
   });
 }

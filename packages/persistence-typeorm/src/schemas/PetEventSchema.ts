@@ -1,0 +1,44 @@
+import { EntitySchema } from 'typeorm';
+import type { Dialect } from '../dialect.js';
+import { int64 } from './columns.js';
+
+/**
+ * A row of `pet_events`: written by TypeOrmPetRepository (driverStatements.ts) in the transaction of the change it
+ * records, read by TypeOrmEventLog. The `before_` columns are null for `pet.created`.
+ */
+export interface PetEventRow {
+  id: string;
+  type: string;
+  at_ms: number;
+  pet_id: number;
+  name: string;
+  category_id: number;
+  status: string;
+  version: number;
+  before_name: string | null;
+  before_category_id: number | null;
+  before_status: string | null;
+}
+
+export const PET_EVENT_ENTITY = 'PetstorePetEvent';
+
+export function petEventSchema(dialect: Dialect): EntitySchema<PetEventRow> {
+  return new EntitySchema<PetEventRow>({
+    name: PET_EVENT_ENTITY,
+    tableName: 'pet_events',
+    columns: {
+      id: { type: 'text', primary: true },
+      type: { type: 'text' },
+      at_ms: int64(dialect),
+      pet_id: int64(dialect),
+      name: { type: 'text' },
+      category_id: int64(dialect),
+      status: { type: 'text' },
+      version: { type: 'integer' },
+      before_name: { type: 'text', nullable: true },
+      before_category_id: int64(dialect, { nullable: true }),
+      before_status: { type: 'text', nullable: true },
+    },
+    indices: [{ name: 'idx_pet_events_at_id', columns: ['at_ms', 'id'] }],
+  });
+}

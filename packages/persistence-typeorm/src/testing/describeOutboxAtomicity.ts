@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+import { aPetDraft } from '@petstore/core/testing';
+import type { DataSource } from 'typeorm';
+import { dialectOf } from '../dialect.js';
+import { TypeOrmEventLog } from '../TypeOrmEventLog.js';
+import { TypeOrmPetRepository } from '../TypeOrmPetRepository.js';
+import type { OpenedDataSource } from './describeTypeOrmContracts.js';
+
+/** Makes every insert of an event fail, as a full disk or a lost connection could, until the returned function runs. */
+async function refuseEvents(dataSource: DataSource): Promise<() => Promise<void>> {
+  if (dialectOf(dataSource) === 'postgres') {
+    await dataSource.query(
+      `CREATE OR REPLACE FUNCTION "refuse_event"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`,
+    );
+    await dataSource.query('CREATE TRIGGER "refuse_events" BEFORE INSERT ON "pet_events" FOR EACH ROW EXECUTE FUNCTION "refuse_event"()');
+    return async () => void (await dataSource.query('DROP TRIGGER "refuse_events" ON "pet_events"'));
+  }
+  await dataSource.query(`CREATE TRIGGER "refuse_events" BEFORE INSERT ON "pet_events" BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+  return async () => void (await dataSource.query('DROP TRIGGER "refuse_events"'));
+}
+
+/** A change whose event cannot be written is rolled back whole: no change without its event, no event without its change. */
+export function describeOutboxAtomicity(where: string, open: () => Promise<OpenedDataSource>): void {
+  describe(`the outbox ${where}`, () => {
+    it('rolls a create or an update back with its event when the event cannot be written', async () => {
+      const { dataSource, close } = await open();
+      try {
+        const pets = new TypeOrmPetRepository(dataSource);
+        const events = new TypeOrmEventLog(dataSource);
+        const rex = await pets.create(aPetDraft({ name: 'Rex' }));
+        const recorded = await events.listEvents({ before: null, limit: 10 });
+        const allow = await refuseEvents(dataSource);
+        try {
+          await expect(pets.create(aPetDraft({ name: 'lost' }))).rejects.toThrow();
+          await expect(pets.update(rex.id, 1, aPetDraft({ name: 'renamed' }), { at: Date.now(), requestedAt: Date.now() })).rejects.toThrow();
+        } finally {
+          await allow();
+        }
+        expect(await pets.list({ limit: 10 })).toEqual({ pets: [rex] });
+        expect(await events.listEvents({ before: null, limit: 10 })).toEqual(recorded);
+        const next = await pets.create(aPetDraft({ name: 'next' }));
+        expect((await events.listEvents({ before: null, limit: 1 }))[0]).toMatchObject({ type: 'pet.created', pet: next });
+      } finally {
+        await close?.();
+      }
+    });
+  });
+}
