@@ -1,10 +1,28 @@
 // Embedding the domain in your own service: every use case from one call, with in-memory adapters (swap in
 // @petstore/persistence-typeorm or your own adapters for real storage). No HTTP, no framework.
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
-import { InMemoryAuditLog, InMemoryIdempotencyStore, InMemoryKeyStore, InMemoryKeyUsageStore, InMemoryPetRepository } from '@petstore/core/testing';
+import {
+  FakeWebhookTargets,
+  InMemoryAuditLog,
+  InMemoryIdempotencyStore,
+  InMemoryKeyStore,
+  InMemoryKeyUsageStore,
+  InMemoryPetRepository,
+  InMemoryWebhookStore,
+  RecordingWebhookSender,
+} from '@petstore/core/testing';
 
+// The repository records an event with each change; it is the EventLog the webhook deliveries read too.
+const pets = new InMemoryPetRepository();
+const webhooks = new InMemoryWebhookStore(pets);
 const store = createPetStore({
-  pets: new InMemoryPetRepository(),
+  pets,
+  events: pets,
+  webhookEndpoints: webhooks,
+  deliveries: webhooks,
+  // Targets and a sender that send nothing: the server's (@petstore/app) check addresses and POST over HTTPS.
+  webhookTargets: new FakeWebhookTargets(),
+  webhookSender: new RecordingWebhookSender(),
   keys: new InMemoryKeyStore(),
   rateLimits: new InMemoryRateLimitStore(),
   idempotency: new InMemoryIdempotencyStore(),

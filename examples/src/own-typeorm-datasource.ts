@@ -4,14 +4,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
+import { FakeWebhookTargets, RecordingWebhookSender } from '@petstore/core/testing';
 import {
   migrations,
   petstoreEntities,
   TypeOrmAuditLog,
+  TypeOrmEventLog,
   TypeOrmIdempotencyStore,
   TypeOrmKeyStore,
   TypeOrmKeyUsageStore,
   TypeOrmPetRepository,
+  TypeOrmWebhookStore,
 } from '@petstore/persistence-typeorm';
 import { DataSource, EntitySchema, type MigrationInterface, type QueryRunner } from 'typeorm';
 
@@ -59,8 +62,15 @@ console.log('migrated:', applied.map((migration) => migration.name).join(', '));
 // What `typeorm schema:log` would print: the entities, yours and the pet store's, match what the migrations created.
 console.log('schema changes pending:', (await dataSource.driver.createSchemaBuilder().log()).upQueries.length);
 
+const webhooks = new TypeOrmWebhookStore(dataSource);
 const store = createPetStore({
   pets: new TypeOrmPetRepository(dataSource),
+  events: new TypeOrmEventLog(dataSource),
+  webhookEndpoints: webhooks,
+  deliveries: webhooks,
+  // No webhooks sent from this example: the server's (@petstore/app) targets and sender check addresses and POST.
+  webhookTargets: new FakeWebhookTargets(),
+  webhookSender: new RecordingWebhookSender(),
   keys: new TypeOrmKeyStore(dataSource),
   idempotency: new TypeOrmIdempotencyStore(dataSource),
   rateLimits: new InMemoryRateLimitStore(),

@@ -30,7 +30,22 @@ describe('loadConfig', () => {
       sqliteKeptListingRows: 50_000,
       docsEnabled: true,
       admin: null,
+      webhooks: { allowPrivateTargets: false, retryDelaysMs: null, timeoutMs: 10000, pollIntervalMs: 1000 },
     });
+  });
+
+  it('reads the webhook settings, refusing a malformed retry schedule', () => {
+    const env = {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_SCHEDULE_MS: '100, 200,400',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+    };
+    expect(loadConfig(env).webhooks).toEqual({ allowPrivateTargets: true, retryDelaysMs: [100, 200, 400], timeoutMs: 2000, pollIntervalMs: 50 });
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '5s,1m' })).toThrow(expect.objectContaining({ variable: 'WEBHOOK_RETRY_SCHEDULE_MS' }));
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(
+      expect.objectContaining({ variable: 'WEBHOOK_ALLOW_PRIVATE_TARGETS' }),
+    );
   });
 
   it('opens the admin listener only with ADMIN_TOKEN: on 127.0.0.1:3001 unless told otherwise, whatever HOST is', () => {
@@ -226,6 +241,10 @@ describe('loadConfig', () => {
         ADMIN_PORT: '9000',
         ADMIN_HOST: '10.0.0.5',
         ADMIN_PUBLIC_BASE_URL: 'https://admin.example.com/admin/v1',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
+        WEBHOOK_RETRY_SCHEDULE_MS: '1000,60000',
+        WEBHOOK_TIMEOUT_MS: '5000',
+        WEBHOOK_POLL_INTERVAL_MS: '500',
       }),
     ).toEqual({
       port: 8080,
@@ -251,6 +270,7 @@ describe('loadConfig', () => {
       sqliteKeptListingRows: 0,
       docsEnabled: false,
       admin: { token: TOKEN, port: 9000, host: '10.0.0.5', publicBaseUrl: 'https://admin.example.com/admin/v1' },
+      webhooks: { allowPrivateTargets: false, retryDelaysMs: [1000, 60000], timeoutMs: 5000, pollIntervalMs: 500 },
     });
   });
 

@@ -54,6 +54,18 @@ export interface Config {
   docsEnabled: boolean;
   /** The admin API's listener (ADMIN_TOKEN, ADMIN_PORT, ADMIN_HOST, ADMIN_PUBLIC_BASE_URL); null when ADMIN_TOKEN is unset: no listener. */
   admin: AdminListener | null;
+  webhooks: WebhookSettings;
+}
+
+interface WebhookSettings {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: also loopback, private and link-local addresses, and plain http (development and tests only: unsafe). */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_RETRY_SCHEDULE_MS: the waits between attempts, in ms; null: the default schedule (about three days). */
+  retryDelaysMs: number[] | null;
+  /** WEBHOOK_TIMEOUT_MS: how long a receiver has to answer (default 10 s). */
+  timeoutMs: number;
+  /** WEBHOOK_POLL_INTERVAL_MS: how often the worker looks for others' events and due retries (default 1 s). */
+  pollIntervalMs: number;
 }
 
 interface AdminListener {
@@ -293,6 +305,24 @@ export function adminUrl(host: string, port: number): string {
 }
 
 /** Reads and checks the configuration from environment variables; throws ConfigError on the first bad one. */
+function retrySchedule(env: Env): number[] | null {
+  const raw = env['WEBHOOK_RETRY_SCHEDULE_MS'];
+  if (raw === undefined || raw === '') return null;
+  const delays = raw.split(',').map((part) => part.trim());
+  if (delays.length > 20 || !delays.every((d) => /^[0-9]{1,9}$/.test(d)))
+    throw new ConfigError('WEBHOOK_RETRY_SCHEDULE_MS', raw, 'up to 20 comma-separated waits in milliseconds (5000,300000,...)');
+  return delays.map(Number);
+}
+
+function webhookSettings(env: Env): WebhookSettings {
+  return {
+    allowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
+    retryDelaysMs: retrySchedule(env),
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 60_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65_535);
   const host = env['HOST'] || '127.0.0.1';
@@ -325,5 +355,6 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteKeptListingRows: integer(env, 'SQLITE_KEPT_LISTING_ROWS', 50_000, 0, 10_000_000),
     docsEnabled: boolean(env, 'DOCS_ENABLED', true),
     admin: adminListener(env),
+    webhooks: webhookSettings(env),
   };
 }

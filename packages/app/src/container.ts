@@ -5,6 +5,8 @@ import {
   openInProcessRateLimits,
   SystemClock,
   type Clock,
+  type DeliveryObserver,
+  type EventLog,
   type IdempotencyStore,
   type KeyStore,
   type PetRepository,
@@ -21,10 +23,12 @@ import {
   redact,
   TypeOrmAuditLog,
   TypeOrmBanStore,
+  TypeOrmEventLog,
   TypeOrmIdempotencyStore,
   TypeOrmKeyStore,
   TypeOrmKeyUsageStore,
   TypeOrmPetRepository,
+  TypeOrmWebhookStore,
   type DataSource,
 } from '@petstore/persistence-typeorm';
 import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
@@ -35,6 +39,10 @@ import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushK
 import { Metrics } from './metrics.js';
 import { oncePer } from './oncePer.js';
 import { TOKENS, type ReadinessCheck, type TracingHooks } from './tokens.js';
+import { ChangeSignal, signallingChanges } from './webhooks/ChangeSignal.js';
+import { HttpWebhookSender } from './webhooks/HttpWebhookSender.js';
+import { SafeWebhookTargets } from './webhooks/safeTargets.js';
+import { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 function redactedError(error: Error): pino.SerializedError {
   const serialized = pino.stdSerializers.err(error);
@@ -53,7 +61,15 @@ function basicsModule(config: Config): ContainerModule {
         pino.destination({ dest: 1, sync: true, minLength: 4096, periodicFlush: 250 }),
       ),
     );
-    bind(TOKENS.Metrics).toResolvedValue(() => new Metrics());
+    bind(TOKENS.Metrics).toResolvedValue(
+      (webhooks: TypeOrmWebhookStore, clock: Clock) =>
+        new Metrics(async () => {
+          const { pending, oldestDueAt } = await webhooks.backlog();
+          const lagMs = oldestDueAt === null ? 0 : clock.now().getTime() - oldestDueAt.getTime();
+          return { pending, lagSeconds: Math.max(0, lagMs) / 1000 };
+        }),
+      [TOKENS.WebhookStore, TOKENS.Clock],
+    );
     bind(TOKENS.Clock).toResolvedValue(() => new SystemClock());
     // Rebound by main.ts when tracing is on (tracing.ts); null: no hook runs anywhere.
     bind(TOKENS.Tracing).toConstantValue(null);
@@ -93,14 +109,21 @@ function persistenceModule(config: Config): ContainerModule {
     // Relies on: pets change only through this repository on this process's connection (nothing here writes them
     // otherwise), and every other process's commit is seen through SQLite's data_version. PostgreSQL keeps nothing:
     // only a round trip could tell what other instances changed (docs/decisions/0029-listing-rows-kept-on-sqlite.md).
+    // Each change records its event in its own transaction; the signal wakes the webhook worker after the commit.
+    bind(TOKENS.ChangeSignal).toConstantValue(new ChangeSignal());
     bind(TOKENS.PetRepository).toResolvedValue(
-      (dataSource: DataSource, tracing: TracingHooks | null) =>
-        new TypeOrmPetRepository(dataSource, {
-          ...(tracing ? { statements: tracing.statements } : {}),
-          keptListingRows: dialectOf(dataSource) === 'sqlite' ? config.sqliteKeptListingRows : 0,
-        }),
-      [TOKENS.DataSource, TOKENS.Tracing],
+      (dataSource: DataSource, tracing: TracingHooks | null, signal: ChangeSignal) =>
+        signallingChanges(
+          new TypeOrmPetRepository(dataSource, {
+            ...(tracing ? { statements: tracing.statements } : {}),
+            keptListingRows: dialectOf(dataSource) === 'sqlite' ? config.sqliteKeptListingRows : 0,
+          }),
+          signal,
+        ),
+      [TOKENS.DataSource, TOKENS.Tracing, TOKENS.ChangeSignal],
     );
+    bind(TOKENS.EventLog).toResolvedValue((dataSource: DataSource) => new TypeOrmEventLog(dataSource), [TOKENS.DataSource]);
+    bind(TOKENS.WebhookStore).toResolvedValue((dataSource: DataSource) => new TypeOrmWebhookStore(dataSource), [TOKENS.DataSource]);
     // Keys are looked up through a short cache. Relies on: a change to a key made on another instance or through the
     // CLI may take up to KEY_CACHE_TTL_MS to be seen here (docs/operations.md promises no less); time rules are
     // judged per request from the cached record.
@@ -189,21 +212,83 @@ function useCasesModule(config: Config): ContainerModule {
         clock: Clock,
         dataSource: DataSource,
         logger: Logger,
+        events: EventLog,
+        webhooks: TypeOrmWebhookStore,
+        metrics: Metrics,
+        tracing: TracingHooks | null,
       ) => {
+        const { allowPrivateTargets, retryDelaysMs, timeoutMs } = config.webhooks;
         const petStore = createPetStore(
-          { pets, keys, rateLimits, idempotency, auditLog: new TypeOrmAuditLog(dataSource), keyUsage: new TypeOrmKeyUsageStore(dataSource), clock },
-          { ban: config.ban, failedAuthPerMinute: config.failedAuthPerMinute },
+          {
+            pets,
+            keys,
+            rateLimits,
+            idempotency,
+            auditLog: new TypeOrmAuditLog(dataSource),
+            keyUsage: new TypeOrmKeyUsageStore(dataSource),
+            events,
+            webhookEndpoints: webhooks,
+            deliveries: webhooks,
+            webhookTargets: new SafeWebhookTargets(allowPrivateTargets),
+            webhookSender: new HttpWebhookSender(allowPrivateTargets),
+            clock,
+          },
+          {
+            ban: config.ban,
+            failedAuthPerMinute: config.failedAuthPerMinute,
+            delivery: { timeoutMs, ...(retryDelaysMs && { retryDelaysMs }) },
+            deliveryObserver: observedDeliveries(metrics, tracing),
+          },
         );
         stopFlushing = flushKeyUsagePeriodically(petStore.keyUsageRecorder, KEY_USAGE_FLUSH_INTERVAL_MS, (error) =>
           logger.warn({ err: error }, "could not write the keys' usage: retrying at the next flush"),
         );
         return petStore;
       },
-      [TOKENS.PetRepository, TOKENS.KeyStore, TOKENS.RateLimitStore, TOKENS.IdempotencyStore, TOKENS.Clock, TOKENS.DataSource, TOKENS.Logger],
+      [
+        TOKENS.PetRepository,
+        TOKENS.KeyStore,
+        TOKENS.RateLimitStore,
+        TOKENS.IdempotencyStore,
+        TOKENS.Clock,
+        TOKENS.DataSource,
+        TOKENS.Logger,
+        TOKENS.EventLog,
+        TOKENS.WebhookStore,
+        TOKENS.Metrics,
+        TOKENS.Tracing,
+      ],
     );
     // Resolves nothing: a container that never assembled the use cases has nothing to flush.
     bind(TOKENS.Closers).toConstantValue(() => stopFlushing?.() ?? Promise.resolve());
+    let worker: WebhookWorker | undefined;
+    bind(TOKENS.WebhookWorker).toResolvedValue(
+      (petStore: PetStore, signal: ChangeSignal, logger: Logger) => {
+        worker = new WebhookWorker(petStore.deliverWebhooks, config.webhooks.pollIntervalMs, (error) =>
+          logger.warn({ err: error }, 'webhook delivery round failed: retrying at the next poll'),
+        );
+        signal.listen(() => worker?.wake());
+        return worker;
+      },
+      [TOKENS.PetStore, TOKENS.ChangeSignal, TOKENS.Logger],
+    );
+    // Bound after the database's closer, so it runs before it: the round under way records its attempts first.
+    bind(TOKENS.Closers).toConstantValue(() => worker?.stop() ?? Promise.resolve());
   });
+}
+
+/** Each delivery attempt counted in the metrics, inside its span when tracing is on. */
+function observedDeliveries(metrics: Metrics, tracing: TracingHooks | null): DeliveryObserver {
+  return {
+    attempt: (delivery, run) => {
+      const counted = async () => {
+        const result = await run();
+        metrics.webhookAttempt(result);
+        return result;
+      };
+      return tracing ? tracing.webhookDeliveries.attempt(delivery, counted) : counted();
+    },
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { DeliveryAttempt } from '@petstore/core';
 import type { ResponseRecord } from '@petstore/http-koa';
 
 type Label = 'method' | 'route' | 'status';
@@ -26,8 +27,45 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  private readonly webhookAttempts = new Counter({
+    name: 'petstore_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (succeeded, failed: a non-2xx answer, error: no answer).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookDuration = new Histogram({
+    name: 'petstore_webhook_attempt_duration_seconds',
+    help: 'Time from sending a webhook to its answer (or to giving up on it).',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  constructor(webhookBacklog?: () => Promise<{ pending: number; lagSeconds: number }>) {
     collectDefaultMetrics({ register: this.registry });
+    if (!webhookBacklog) return;
+    // Read from the database when scraped: every instance reports the same shared queue.
+    const read = () => webhookBacklog().catch(() => ({ pending: Number.NaN, lagSeconds: Number.NaN }));
+    new Gauge({
+      name: 'petstore_webhook_queue_depth',
+      help: 'Webhook deliveries waiting for an attempt (due now, or later on the retry schedule), across every instance.',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).pending);
+      },
+    });
+    new Gauge({
+      name: 'petstore_webhook_lag_seconds',
+      help: 'How long the delivery due first has been due: 0 when the workers keep up.',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).lagSeconds);
+      },
+    });
+  }
+
+  webhookAttempt(attempt: DeliveryAttempt): void {
+    this.webhookAttempts.inc({ outcome: attempt.succeeded ? 'succeeded' : attempt.statusCode === null ? 'error' : 'failed' });
+    this.webhookDuration.observe(attempt.durationMs / 1000);
   }
 
   // Label lookups hash their label object on every call; the children are looked up once per series instead.

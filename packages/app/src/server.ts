@@ -101,6 +101,8 @@ export async function startServer(config: Config, container?: Container): Promis
   }
   for (const [req, res] of early.splice(0)) callback(req, res);
   await ensureDevelopmentKey(container, config, url);
+  // Deliveries left by an earlier run (a restart, a crash) are picked up by the first round.
+  (await container.getAsync(TOKENS.WebhookWorker)).start();
 
   let metricsPort: number | null = null;
   let drainMetrics: Drain | undefined;

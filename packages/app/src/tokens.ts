@@ -1,10 +1,12 @@
-import type { Clock, IdempotencyStore, KeyStore, PetRepository, PetStore, RateLimitStore } from '@petstore/core';
+import type { Clock, DeliveryObserver, EventLog, IdempotencyStore, KeyStore, PetRepository, PetStore, RateLimitStore } from '@petstore/core';
 import type { AdminApp, HttpApp, ResponseRecord } from '@petstore/http-koa';
-import type { DataSource, StatementObserver } from '@petstore/persistence-typeorm';
+import type { DataSource, StatementObserver, TypeOrmWebhookStore } from '@petstore/persistence-typeorm';
 import type { RedisClient } from '@petstore/rate-limit-redis';
 import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
+import type { ChangeSignal } from './webhooks/ChangeSignal.js';
+import type { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 /** A dependency the readiness check probes; throws when it cannot serve. */
 export type ReadinessCheck = () => Promise<void>;
@@ -20,6 +22,8 @@ export interface TracingHooks {
   requestEnded(record: ResponseRecord): { traceId: string; spanId: string } | undefined;
   /** A span per SQLite pet statement (PostgreSQL and Redis spans come from their drivers' instrumentations). */
   statements: StatementObserver;
+  /** A span per webhook delivery attempt. */
+  webhookDeliveries: DeliveryObserver;
 }
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`petstore.${name}`);
@@ -38,6 +42,9 @@ const ports = {
   KeyStore: token<KeyStore>('KeyStore'),
   RateLimitStore: token<RateLimitStore>('RateLimitStore'),
   IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
+  EventLog: token<EventLog>('EventLog'),
+  /** Webhook endpoints and deliveries (WebhookEndpointStore and DeliveryQueue). */
+  WebhookStore: token<TypeOrmWebhookStore>('WebhookStore'),
 };
 
 /** The connections behind the adapters, and what the server checks and releases of them. */
@@ -51,6 +58,10 @@ export const TOKENS = {
   ...connections,
   ...lifecycle,
   PetStore: token<PetStore>('PetStore'),
+  /** Told of every change this process commits, so the webhook worker runs at once. */
+  ChangeSignal: token<ChangeSignal>('ChangeSignal'),
+  /** Delivers webhooks; `startServer` starts it, a closer stops it. */
+  WebhookWorker: token<WebhookWorker>('WebhookWorker'),
   HttpApp: token<HttpApp>('HttpApp'),
   /**
    * Where the API answers, `http://HOST:PORT/v1`: the links' base when PUBLIC_BASE_URL is unset. `startServer` rebinds

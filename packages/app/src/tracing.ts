@@ -9,6 +9,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { DeliveryObserver } from '@petstore/core';
 import type { ResponseRecord } from '@petstore/http-koa';
 import type { StatementObserver } from '@petstore/persistence-typeorm';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
@@ -88,6 +89,33 @@ function sqliteStatements(): StatementObserver {
   };
 }
 
+/** A span per webhook delivery attempt (`webhook deliver`), parent of the http instrumentation's POST. */
+function webhookDeliveries(): DeliveryObserver {
+  const tracer = trace.getTracer('@petstore/app');
+  return {
+    attempt(delivery, run) {
+      const attributes = {
+        'petstore.webhook.event_id': delivery.eventId,
+        'petstore.webhook.endpoint_id': delivery.endpointId,
+        'petstore.webhook.delivery_id': delivery.id,
+      };
+      return tracer.startActiveSpan('webhook deliver', { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+        try {
+          const attempt = await run();
+          span.setAttribute('petstore.webhook.attempt', attempt.attempt);
+          if (attempt.statusCode !== null) span.setAttribute('http.response.status_code', attempt.statusCode);
+          if (!attempt.succeeded) span.setStatus({ code: SpanStatusCode.ERROR, message: attempt.error ?? undefined });
+          span.end();
+          return attempt;
+        } catch (error) {
+          endWith(span, error);
+          throw error;
+        }
+      });
+    },
+  };
+}
+
 /**
  * The request's path and query as its span records them (`url.path`, `url.query`), without credentials: a key sent
  * as `?access_token=pst_...` is refused, but the instrumentation would otherwise export it. They replace the
@@ -132,7 +160,7 @@ export async function startTracing(secrets: { adminToken: string | undefined }):
   sdk.start();
   await waitForAllMessagesAcknowledged();
   return {
-    hooks: { requestEnded, statements: sqliteStatements() },
+    hooks: { requestEnded, statements: sqliteStatements(), webhookDeliveries: webhookDeliveries() },
     // A collector that is down loses the last spans; the server has stopped cleanly all the same.
     shutdown: () =>
       sdk

@@ -1,6 +1,11 @@
 import type { BanRule } from './access/BanRule.js';
 import type { AuditLog } from './ports/AuditLog.js';
 import type { Clock } from './ports/Clock.js';
+import type { DeliveryQueue } from './ports/DeliveryQueue.js';
+import type { EventLog } from './ports/EventLog.js';
+import type { WebhookEndpointStore } from './ports/WebhookEndpointStore.js';
+import type { WebhookSender } from './ports/WebhookSender.js';
+import type { WebhookTargets } from './ports/WebhookTargets.js';
 import type { IdempotencyStore } from './ports/IdempotencyStore.js';
 import type { KeyStore } from './ports/KeyStore.js';
 import type { KeyUsageStore } from './ports/KeyUsageStore.js';
@@ -13,6 +18,17 @@ import { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 import { ConfirmAdmission } from './use-cases/ConfirmAdmission.js';
 import { CreatePet } from './use-cases/CreatePet.js';
 import { CreatePetIdempotently } from './use-cases/CreatePetIdempotently.js';
+import { CreateWebhookEndpoint } from './use-cases/CreateWebhookEndpoint.js';
+import { DeleteWebhookEndpoint } from './use-cases/DeleteWebhookEndpoint.js';
+import { DeliverWebhooks, type DeliveryObserver, type DeliveryOptions } from './use-cases/DeliverWebhooks.js';
+import { GetWebhookEndpoint } from './use-cases/GetWebhookEndpoint.js';
+import { ListEvents } from './use-cases/ListEvents.js';
+import { ListWebhookDeliveries } from './use-cases/ListWebhookDeliveries.js';
+import { ListWebhookEndpoints } from './use-cases/ListWebhookEndpoints.js';
+import { ResendWebhookEvent } from './use-cases/ResendWebhookEvent.js';
+import { RotateWebhookSecret } from './use-cases/RotateWebhookSecret.js';
+import { UpdateWebhookEndpoint } from './use-cases/UpdateWebhookEndpoint.js';
+import { WebhookAudit } from './use-cases/WebhookAudit.js';
 import type { IdempotencyOptions } from './use-cases/IdempotentWrites.js';
 import { EnforceRateLimit } from './use-cases/EnforceRateLimit.js';
 import { GetApiKey } from './use-cases/GetApiKey.js';
@@ -44,6 +60,13 @@ export interface PetStorePorts {
   auditLog: AuditLog;
   /** Where the keys' last use and usage per day are flushed. */
   keyUsage: KeyUsageStore;
+  /** The events the pet repository records with each change. */
+  events: EventLog;
+  webhookEndpoints: WebhookEndpointStore;
+  deliveries: DeliveryQueue;
+  /** Which URLs may receive webhooks. */
+  webhookTargets: WebhookTargets;
+  webhookSender: WebhookSender;
   clock: Clock;
 }
 
@@ -59,6 +82,10 @@ export interface PetStoreOptions {
   idempotency?: IdempotencyOptions;
   /** How many days of usage per key and day are kept (90 or more; default 90). */
   keyUsageRetentionDays?: number;
+  /** The webhook retry schedule, timeout and batch size. */
+  delivery?: DeliveryOptions;
+  /** Sees each webhook delivery attempt (metrics, traces). */
+  deliveryObserver?: DeliveryObserver;
 }
 
 /** Every use case of the service, wired to one set of ports, and the clock they read. */
@@ -87,6 +114,17 @@ export interface PetStore {
   unbanApiKey: UnbanApiKey;
   getApiKeyUsage: GetApiKeyUsage;
   listAuditEvents: ListAuditEvents;
+  createWebhookEndpoint: CreateWebhookEndpoint;
+  listWebhookEndpoints: ListWebhookEndpoints;
+  getWebhookEndpoint: GetWebhookEndpoint;
+  updateWebhookEndpoint: UpdateWebhookEndpoint;
+  deleteWebhookEndpoint: DeleteWebhookEndpoint;
+  rotateWebhookSecret: RotateWebhookSecret;
+  listWebhookDeliveries: ListWebhookDeliveries;
+  resendWebhookEvent: ResendWebhookEvent;
+  listEvents: ListEvents;
+  /** One round of the webhook worker: run it again and again (the server's worker does). */
+  deliverWebhooks: DeliverWebhooks;
 }
 
 /**
@@ -96,6 +134,8 @@ export interface PetStore {
  */
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
   const { pets, keys, rateLimits, idempotency, auditLog, keyUsage, clock } = ports;
+  const { events, webhookEndpoints, deliveries, webhookTargets, webhookSender } = ports;
+  const webhookAudit = new WebhookAudit(auditLog);
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
   const authenticateKey = new AuthenticateKey(keys, clock);
   const authenticateCaller = new AuthenticateCaller(authenticateKey, enforceRateLimit, options.failedAuthPerMinute);
@@ -126,5 +166,19 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
     unbanApiKey: new UnbanApiKey(keys, rateLimits, views, audit, clock),
     getApiKeyUsage: new GetApiKeyUsage(keys, keyUsage, clock),
     listAuditEvents: new ListAuditEvents(auditLog),
+    createWebhookEndpoint: new CreateWebhookEndpoint(webhookEndpoints, webhookTargets, webhookAudit, clock),
+    listWebhookEndpoints: new ListWebhookEndpoints(webhookEndpoints),
+    getWebhookEndpoint: new GetWebhookEndpoint(webhookEndpoints),
+    updateWebhookEndpoint: new UpdateWebhookEndpoint(webhookEndpoints, webhookTargets, webhookAudit, clock),
+    deleteWebhookEndpoint: new DeleteWebhookEndpoint(webhookEndpoints, webhookAudit, clock),
+    rotateWebhookSecret: new RotateWebhookSecret(webhookEndpoints, webhookAudit, clock),
+    listWebhookDeliveries: new ListWebhookDeliveries(webhookEndpoints, deliveries),
+    resendWebhookEvent: new ResendWebhookEvent(webhookEndpoints, events, deliveries, clock),
+    listEvents: new ListEvents(events),
+    deliverWebhooks: new DeliverWebhooks(
+      { queue: deliveries, endpoints: webhookEndpoints, events, sender: webhookSender, audit: webhookAudit, clock },
+      options.delivery,
+      options.deliveryObserver,
+    ),
   };
 }

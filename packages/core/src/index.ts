@@ -37,6 +37,18 @@ export {
 } from './events/PetEvent.js';
 export { generateEventId, isEventId } from './events/eventId.js';
 
+// Webhooks
+export {
+  DISABLED_REASONS,
+  isEndpointId,
+  WEBHOOK_SECRET_GRACE_SECONDS,
+  type DisabledReason,
+  type WebhookEndpoint,
+  type WebhookEndpointView,
+} from './webhooks/WebhookEndpoint.js';
+export { attemptIdOf, RESPONSE_BODY_MAX, type Delivery, type DeliveryAttempt, type DeliveryState } from './webhooks/Delivery.js';
+export { DEFAULT_RETRY_DELAYS_MS } from './webhooks/RetrySchedule.js';
+
 // Access: keys, plans, rate limits
 export { KEY_STATUSES, limitsOf, statusOf, type ApiKey, type KeyStatus, type LimitOverrides } from './access/ApiKey.js';
 export { API_KEY_PREFIX, apiKeyChecksum, hashApiKeySecret, isWellFormedApiKeySecret } from './access/ApiKeySecret.js';
@@ -45,6 +57,11 @@ export type { KeyView } from './access/KeyView.js';
 export { parseInstant } from './access/parseKeySettings.js';
 export {
   AUDIT_ACTIONS,
+  isWebhookAuditAction,
+  KEY_AUDIT_ACTIONS,
+  WEBHOOK_AUDIT_ACTIONS,
+  type KeyAuditAction,
+  type WebhookAuditAction,
   AUDIT_ACTORS,
   type AuditAction,
   type AuditActor,
@@ -61,6 +78,10 @@ export type { RateLimitUsage, WindowUsage } from './access/RateLimitUsage.js';
 export type * from './ports/Clock.js';
 export type * from './ports/PetRepository.js';
 export type * from './ports/EventLog.js';
+export type * from './ports/WebhookEndpointStore.js';
+export type * from './ports/DeliveryQueue.js';
+export type * from './ports/WebhookTargets.js';
+export type * from './ports/WebhookSender.js';
 export type * from './ports/KeyStore.js';
 export type * from './ports/AuditLog.js';
 export type * from './ports/KeyUsageStore.js';
@@ -85,6 +106,16 @@ export { CreatePetIdempotently, type IdempotentCreateInput, type IdempotentCreat
 export { DEFAULT_IDEMPOTENCY, type IdempotencyOptions, type IdempotentResult } from './use-cases/IdempotentWrites.js';
 export { UpdatePet, type UpdatePetInput } from './use-cases/UpdatePet.js';
 export { UpdatePetIdempotently, type IdempotentUpdateInput } from './use-cases/UpdatePetIdempotently.js';
+export { CreateWebhookEndpoint } from './use-cases/CreateWebhookEndpoint.js';
+export { ListWebhookEndpoints } from './use-cases/ListWebhookEndpoints.js';
+export { GetWebhookEndpoint } from './use-cases/GetWebhookEndpoint.js';
+export { UpdateWebhookEndpoint } from './use-cases/UpdateWebhookEndpoint.js';
+export { DeleteWebhookEndpoint } from './use-cases/DeleteWebhookEndpoint.js';
+export { RotateWebhookSecret } from './use-cases/RotateWebhookSecret.js';
+export { ListWebhookDeliveries, type DeliveryAttemptView } from './use-cases/ListWebhookDeliveries.js';
+export { ResendWebhookEvent } from './use-cases/ResendWebhookEvent.js';
+export { ListEvents, type EventView } from './use-cases/ListEvents.js';
+export { DeliverWebhooks, type DeliveryObserver, type DeliveryOptions, type DeliveryRound } from './use-cases/DeliverWebhooks.js';
 export { GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';
 export { EnforceRateLimit, type WindowLimits } from './use-cases/EnforceRateLimit.js';

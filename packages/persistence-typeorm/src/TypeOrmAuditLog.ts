@@ -1,17 +1,19 @@
-import type { AuditAction, AuditActor, AuditEvent, AuditListRequest, AuditLog } from '@petstore/core';
+import { isWebhookAuditAction, type AuditActor, type AuditEvent, type AuditListRequest, type AuditLog, type KeyAuditAction } from '@petstore/core';
 import { LessThan, type DataSource, type FindOptionsWhere, type Repository } from 'typeorm';
 import { AUDIT_EVENT_ENTITY, type AuditEventRow } from './schemas/AuditEventSchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 function toAuditEvent(row: AuditEventRow): AuditEvent {
-  return {
+  const common = {
     id: row.id,
     at: new Date(row.at_ms),
     actor: row.actor as AuditActor,
-    action: row.action as AuditAction,
-    keyId: row.key_id,
     changes: JSON.parse(row.changes_json) as AuditEvent['changes'],
   };
+  // `key_id` holds the id of what the action was on: a key (`key_...`) or a webhook endpoint (`we_...`).
+  return isWebhookAuditAction(row.action)
+    ? { ...common, action: row.action, endpointId: row.key_id }
+    : { ...common, action: row.action as KeyAuditAction, keyId: row.key_id };
 }
 
 /** AuditLog in the `audit_events` table: inserts only; pages are index range scans on (at, id) or (key, at, id). */
@@ -29,7 +31,7 @@ export class TypeOrmAuditLog implements AuditLog {
         at_ms: event.at.getTime(),
         actor: event.actor,
         action: event.action,
-        key_id: event.keyId,
+        key_id: 'keyId' in event ? event.keyId : event.endpointId,
         changes_json: JSON.stringify(event.changes),
       });
     } catch (error) {

@@ -13,6 +13,7 @@ export { migrate, pingDatabase } from './migrate.js';
 export { TypeOrmPetRepository, type TypeOrmPetRepositoryOptions } from './TypeOrmPetRepository.js';
 export type { StatementObserver } from './StatementObserver.js';
 export { TypeOrmEventLog } from './TypeOrmEventLog.js';
+export { TypeOrmWebhookStore } from './TypeOrmWebhookStore.js';
 export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { TypeOrmAuditLog } from './TypeOrmAuditLog.js';

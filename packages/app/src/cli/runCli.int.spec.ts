@@ -394,7 +394,7 @@ describe('the admin CLI (petstore / pnpm keys)', () => {
       expect(audit.events[2]!.changes).toEqual({ plan: { before: 'free', after: 'pro' }, disabled: { before: false, after: true } });
 
       const text = await run('keys', 'audit', id);
-      expect(text.out.split('\n')[0]).toMatch(/^AT\s+ACTOR\s+ACTION\s+KEY\s+CHANGES$/);
+      expect(text.out.split('\n')[0]).toMatch(/^AT\s+ACTOR\s+ACTION\s+SUBJECT\s+CHANGES$/);
       expect(text.out).toMatch(new RegExp(`\\S+Z  cli    key.updated  ${id}  plan: free -> pro; disabled: false -> true`));
       for (const secret of [created.out, rotated.out]) expect(text.out).not.toContain(secret);
 

@@ -74,12 +74,12 @@ const shown = (value: AuditValue) => (value === null ? '-' : Array.isArray(value
 
 export function auditTable(events: AuditEventView[]): string {
   return table(
-    ['AT', 'ACTOR', 'ACTION', 'KEY', 'CHANGES'],
+    ['AT', 'ACTOR', 'ACTION', 'SUBJECT', 'CHANGES'],
     events.map((e) => [
       e.at,
       e.actor,
       e.action,
-      e.keyId,
+      'keyId' in e ? e.keyId : e.endpointId,
       Object.entries(e.changes)
         .map(([field, { before, after }]) => `${field}: ${shown(before)} -> ${shown(after)}`)
         .join('; ') || '-',

@@ -4,8 +4,16 @@ import type { ApiKey } from './ApiKey.js';
 export const AUDIT_ACTORS = ['cli', 'admin-api', 'system'] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
-export const AUDIT_ACTIONS = ['key.created', 'key.updated', 'key.rotated', 'key.revoked', 'key.unbanned'] as const;
+export const KEY_AUDIT_ACTIONS = ['key.created', 'key.updated', 'key.rotated', 'key.revoked', 'key.unbanned'] as const;
+export type KeyAuditAction = (typeof KEY_AUDIT_ACTIONS)[number];
+export const WEBHOOK_AUDIT_ACTIONS = ['webhook.created', 'webhook.updated', 'webhook.secret_rotated', 'webhook.deleted', 'webhook.disabled'] as const;
+export type WebhookAuditAction = (typeof WEBHOOK_AUDIT_ACTIONS)[number];
+export const AUDIT_ACTIONS = [...KEY_AUDIT_ACTIONS, ...WEBHOOK_AUDIT_ACTIONS] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export function isWebhookAuditAction(action: string): action is WebhookAuditAction {
+  return (WEBHOOK_AUDIT_ACTIONS as readonly string[]).includes(action);
+}
 
 /** A field's value as recorded: instants as ISO 8601 text, never a secret or a secret's hash. */
 export type AuditValue = string | number | boolean | null | readonly string[];
@@ -15,17 +23,17 @@ export interface AuditChange {
   after: AuditValue;
 }
 
-/** One administrative action on one key, as appended to the AuditLog. */
-export interface AuditEvent {
+interface AuditEventCommon {
   /** `evt_` and 28 hex digits; in the order of `at`, then of appending within one process. */
   id: string;
   at: Date;
   actor: AuditActor;
-  action: AuditAction;
-  keyId: string;
   /** The fields the action changed, by name; empty when it changed nothing (revoking a revoked key). */
   changes: Readonly<Record<string, AuditChange>>;
 }
+
+/** One administrative action on one key or one webhook endpoint, as appended to the AuditLog. */
+export type AuditEvent = AuditEventCommon & ({ action: KeyAuditAction; keyId: string } | { action: WebhookAuditAction; endpointId: string });
 
 const sameValue = (a: AuditValue, b: AuditValue): boolean =>
   Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;

@@ -5,6 +5,8 @@ import { describeIdempotencyStoreContract } from './contracts/IdempotencyStoreCo
 import { describeKeyStoreContract } from './contracts/KeyStoreContract.js';
 import { describeKeyUsageStoreContract } from './contracts/KeyUsageStoreContract.js';
 import { describePetRepositoryContract } from './contracts/PetRepositoryContract.js';
+import { describeWebhookStoreContract } from './contracts/WebhookStoreContract.js';
+import { InMemoryWebhookStore } from './InMemoryWebhookStore.js';
 import { describeRateLimitStoreContract } from './contracts/RateLimitStoreContract.js';
 import { InMemoryAuditLog } from './InMemoryAuditLog.js';
 import { InMemoryBanStore } from './InMemoryBanStore.js';
@@ -23,3 +25,9 @@ describeIdempotencyStoreContract('InMemoryIdempotencyStore', async () => ({ stor
 describeAuditLogContract('InMemoryAuditLog', async () => ({ log: new InMemoryAuditLog() }));
 describeKeyUsageStoreContract('InMemoryKeyUsageStore', async () => ({ store: new InMemoryKeyUsageStore() }));
 describeBanStoreContract('InMemoryBanStore', async () => ({ store: new InMemoryBanStore() }));
+
+describeWebhookStoreContract('InMemoryWebhookStore', async () => {
+  const pets = new InMemoryPetRepository();
+  const store = new InMemoryWebhookStore(pets);
+  return { pets, endpoints: store, queue: store };
+});

@@ -16,7 +16,9 @@ export class InMemoryAuditLog implements AuditLog {
   }
 
   list({ keyId, before, limit }: AuditListRequest): Promise<AuditEvent[]> {
-    const events = this.events.filter((e) => (keyId === null || e.keyId === keyId) && (before === null || auditOrder(e, before) > 0));
+    const events = this.events.filter(
+      (e) => (keyId === null || ('keyId' in e && e.keyId === keyId)) && (before === null || auditOrder(e, before) > 0),
+    );
     return Promise.resolve(events.sort(auditOrder).slice(0, limit).map(copy));
   }
 }

@@ -26,7 +26,9 @@ export function anApiKey(overrides: Partial<ApiKey> = {}): ApiKey {
   };
 }
 
-export function anAuditEvent(overrides: Partial<AuditEvent> = {}): AuditEvent {
+type KeyAuditEvent = Extract<AuditEvent, { keyId: string }>;
+
+export function anAuditEvent(overrides: Partial<KeyAuditEvent> = {}): KeyAuditEvent {
   const at = overrides.at ?? new Date('2026-06-01T12:00:00Z');
   return {
     id: generateEventId(at),

@@ -1,6 +1,6 @@
 import { generateEventId } from '../events/eventId.js';
 import type { ApiKey } from '../access/ApiKey.js';
-import { auditedFieldsOf, changesBetween, type AuditAction, type AuditActor, type AuditChange } from '../access/AuditEvent.js';
+import { auditedFieldsOf, changesBetween, type KeyAuditAction as AuditAction, type AuditActor, type AuditChange } from '../access/AuditEvent.js';
 import type { AuditLog } from '../ports/AuditLog.js';
 
 /** Appends the audit event of an administrative action on a key: the fields it changed, never a secret. */

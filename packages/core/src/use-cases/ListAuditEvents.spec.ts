@@ -18,7 +18,7 @@ describe('ListAuditEvents', () => {
     ports.clock.advance(1);
     await store.revokeApiKey.execute(b, 'cli');
     const { events, nextCursor } = await store.listAuditEvents.execute();
-    expect(events.map((e) => [e.action, e.keyId, e.actor, e.at])).toEqual([
+    expect(events.map((e) => [e.action, 'keyId' in e && e.keyId, e.actor, e.at])).toEqual([
       ['key.revoked', b, 'cli', '2026-06-01T12:00:00.001Z'],
       ['key.updated', a, 'admin-api', '2026-06-01T12:00:00.000Z'],
       ['key.created', b, 'admin-api', '2026-06-01T12:00:00.000Z'],

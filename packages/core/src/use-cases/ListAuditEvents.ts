@@ -1,4 +1,4 @@
-import type { AuditAction, AuditActor, AuditChange } from '../access/AuditEvent.js';
+import type { AuditActor, AuditChange, KeyAuditAction, WebhookAuditAction } from '../access/AuditEvent.js';
 import { isKeyId } from '../access/KeyId.js';
 import { parsePageQuery } from '../access/parsePageQuery.js';
 import { encodePositionCursor } from '../access/PositionCursor.js';
@@ -6,14 +6,12 @@ import { ValidationError } from '../errors/ValidationError.js';
 import type { AuditLog } from '../ports/AuditLog.js';
 
 /** An audit event as the CLI and the admin API show it (its instant as ISO 8601 text). */
-export interface AuditEventView {
+export type AuditEventView = {
   id: string;
   at: string;
   actor: AuditActor;
-  action: AuditAction;
-  keyId: string;
   changes: Readonly<Record<string, AuditChange>>;
-}
+} & ({ action: KeyAuditAction; keyId: string } | { action: WebhookAuditAction; endpointId: string });
 
 export interface AuditListing {
   events: AuditEventView[];

@@ -5,6 +5,7 @@ import { KeyModel1764028800000 } from './KeyModel1764028800000.js';
 import { PetEvents1764403200000 } from './PetEvents1764403200000.js';
 import { PetVersion1764316800000 } from './PetVersion1764316800000.js';
 import { RateLimitBans1764230400000 } from './RateLimitBans1764230400000.js';
+import { Webhooks1764489600000 } from './Webhooks1764489600000.js';
 
 /** Every migration, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   RateLimitBans1764230400000,
   PetVersion1764316800000,
   PetEvents1764403200000,
+  Webhooks1764489600000,
 ];

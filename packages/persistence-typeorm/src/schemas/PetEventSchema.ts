@@ -18,6 +18,8 @@ export interface PetEventRow {
   before_name: string | null;
   before_category_id: number | null;
   before_status: string | null;
+  /** Turned into deliveries already (TypeOrmWebhookStore.dispatch). */
+  dispatched: boolean;
 }
 
 export const PET_EVENT_ENTITY = 'PetstorePetEvent';
@@ -38,7 +40,11 @@ export function petEventSchema(dialect: Dialect): EntitySchema<PetEventRow> {
       before_name: { type: 'text', nullable: true },
       before_category_id: int64(dialect, { nullable: true }),
       before_status: { type: 'text', nullable: true },
+      dispatched: { type: 'boolean', default: false },
     },
-    indices: [{ name: 'idx_pet_events_at_id', columns: ['at_ms', 'id'] }],
+    indices: [
+      { name: 'idx_pet_events_at_id', columns: ['at_ms', 'id'] },
+      { name: 'idx_pet_events_dispatched', columns: ['dispatched', 'at_ms', 'id'] },
+    ],
   });
 }

@@ -7,6 +7,7 @@ import { keyLastUseSchema, keyUsageDaySchema } from './KeyUsageSchemas.js';
 import { petEventSchema } from './PetEventSchema.js';
 import { petSchema } from './PetSchema.js';
 import { rateLimitBanSchema } from './RateLimitBanSchema.js';
+import { webhookAttemptSchema, webhookDeliverySchema, webhookEndpointSchema } from './WebhookSchemas.js';
 
 /**
  * Every table of the pet store as TypeORM entity schemas, for a DataSource on `dialect`: add them (and `migrations`)
@@ -23,5 +24,8 @@ export function petstoreEntities(dialect: Dialect): EntitySchema[] {
     keyUsageDaySchema(dialect),
     keyLastUseSchema(dialect),
     rateLimitBanSchema(dialect),
+    webhookEndpointSchema(dialect),
+    webhookDeliverySchema(dialect),
+    webhookAttemptSchema(dialect),
   ] as EntitySchema[];
 }

@@ -5,6 +5,7 @@ import {
   describeKeyStoreContract,
   describeKeyUsageStoreContract,
   describePetRepositoryContract,
+  describeWebhookStoreContract,
 } from '@petstore/core/contracts';
 import type { DataSource } from 'typeorm';
 import { TypeOrmAuditLog } from '../TypeOrmAuditLog.js';
@@ -15,6 +16,7 @@ import { TypeOrmKeyUsageStore } from '../TypeOrmKeyUsageStore.js';
 import { describeOutboxAtomicity } from './describeOutboxAtomicity.js';
 import { TypeOrmEventLog } from '../TypeOrmEventLog.js';
 import { TypeOrmPetRepository } from '../TypeOrmPetRepository.js';
+import { TypeOrmWebhookStore } from '../TypeOrmWebhookStore.js';
 
 /** A migrated data source with no rows, and how to release it when the test is done (if it must be). */
 export interface OpenedDataSource {
@@ -35,6 +37,13 @@ export function describeTypeOrmContracts(where: string, open: () => Promise<Open
     on((d) => ({ repository: new TypeOrmPetRepository(d), events: new TypeOrmEventLog(d) })),
   );
   describeOutboxAtomicity(where, open);
+  describeWebhookStoreContract(
+    `TypeOrmWebhookStore ${where}`,
+    on((d) => {
+      const store = new TypeOrmWebhookStore(d);
+      return { pets: new TypeOrmPetRepository(d), endpoints: store, queue: store };
+    }),
+  );
   describeKeyStoreContract(
     `TypeOrmKeyStore ${where}`,
     on((d) => ({ store: new TypeOrmKeyStore(d) })),

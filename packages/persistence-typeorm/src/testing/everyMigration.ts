@@ -7,6 +7,7 @@ export const EVERY_MIGRATION = [
   'RateLimitBans1764230400000',
   'PetVersion1764316800000',
   'PetEvents1764403200000',
+  'Webhooks1764489600000',
 ];
 
 /** The migrations from `name` on, as `migrate` applies them after undoing them. */

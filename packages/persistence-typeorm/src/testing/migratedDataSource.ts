@@ -2,7 +2,19 @@ import { afterAll, beforeAll } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { migrate } from '../migrate.js';
 
-const EVERY_TABLE = ['pets', 'api_keys', 'idempotency_keys', 'audit_events', 'key_usage_days', 'key_last_uses', 'rate_limit_bans', 'pet_events'];
+const EVERY_TABLE = [
+  'pets',
+  'api_keys',
+  'idempotency_keys',
+  'audit_events',
+  'key_usage_days',
+  'key_last_uses',
+  'rate_limit_bans',
+  'pet_events',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
+];
 
 /**
  * Opens and migrates one PostgreSQL data source for the enclosing describe and destroys it after; `emptied()`

@@ -65,6 +65,13 @@ export function describeAuditLogContract(name: string, open: () => Promise<Audit
       expect(await log.list({ keyId: 'key_unknown', before: null, limit: 10 })).toEqual([]);
     });
 
+    it('keeps the events of actions on webhook endpoints, with the endpoint id', async () => {
+      const { keyId: _, ...common } = anAuditEvent();
+      const endpointEvent: AuditEvent = { ...common, action: 'webhook.created', endpointId: 'we_0123456789abcdef' };
+      await log.append(endpointEvent);
+      expect(await log.list({ keyId: null, before: null, limit: 10 })).toEqual([endpointEvent]);
+    });
+
     it('refuses a second event with the same id, keeping the first', async () => {
       const event = anAuditEvent();
       await log.append(event);

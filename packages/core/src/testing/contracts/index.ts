@@ -6,3 +6,4 @@ export { describeIdempotencyStoreContract, type IdempotencyStoreHarness } from '
 export { describeAuditLogContract, type AuditLogHarness } from './AuditLogContract.js';
 export { describeKeyUsageStoreContract, type KeyUsageStoreHarness } from './KeyUsageStoreContract.js';
 export { describeBanStoreContract, type BanStoreHarness } from './BanStoreContract.js';
+export { describeWebhookStoreContract, type WebhookStoreHarness } from './WebhookStoreContract.js';

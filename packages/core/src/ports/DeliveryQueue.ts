@@ -1,0 +1,32 @@
+import type { Delivery, DeliveryAttempt, DeliveryState } from '../webhooks/Delivery.js';
+
+export interface AttemptListRequest {
+  endpointId: string;
+  /** Only attempts older than this position (`at`, then `id`); null from the newest. */
+  before: { at: Date; id: string } | null;
+  limit: number;
+}
+
+/** What becomes of a delivery after an attempt: tried again at `nextAttemptAt`, or done. */
+export type DeliveryOutcome = { state: 'pending'; nextAttemptAt: Date } | { state: Exclude<DeliveryState, 'pending'> };
+
+/**
+ * The webhook deliveries, kept in storage so they survive restarts and crashes. `dispatch` turns each recorded event
+ * into one delivery per enabled endpoint subscribed to its type, exactly once whatever the number of instances;
+ * `claim` hands each due delivery to one caller at a time, for one attempt, and makes it due again at `leaseUntil`
+ * in case that caller dies before it records the attempt.
+ */
+export interface DeliveryQueue {
+  /** Dispatches up to `limit` events not dispatched yet, oldest first, with deliveries due at `at`; how many it dispatched. */
+  dispatch(at: Date, limit: number): Promise<number>;
+  /** A new delivery of one event to one endpoint, due at `at` (a replay). */
+  enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery>;
+  /** Up to `limit` pending deliveries due at `now`, soonest due first, each claimed until `leaseUntil`. */
+  claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]>;
+  /** Records an attempt of a claimed delivery, and what becomes of it. */
+  record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
+  /** The attempts made to one endpoint, newest first. */
+  listAttempts(request: AttemptListRequest): Promise<DeliveryAttempt[]>;
+  /** Pending deliveries, and when the one due first became due (null when none). */
+  backlog(): Promise<{ pending: number; oldestDueAt: Date | null }>;
+}

@@ -1,0 +1,109 @@
+import type { EventLog } from '../ports/EventLog.js';
+import type { AttemptListRequest, DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
+import type { EndpointPosition, WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
+import type { Delivery, DeliveryAttempt } from '../webhooks/Delivery.js';
+import type { WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
+
+interface StoredDelivery extends Delivery {
+  state: 'pending' | 'succeeded' | 'failed';
+  dueAt: number;
+}
+
+const positionKey = (p: { at: Date; id: string }) => `${p.at.getTime().toString().padStart(15, '0')}${p.id}`;
+
+/** Endpoints and deliveries in memory, dispatching the events of `events` (one process: every step is atomic). */
+export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue {
+  private readonly endpoints = new Map<string, WebhookEndpoint>();
+  private readonly deliveries: StoredDelivery[] = [];
+  private readonly attempts: DeliveryAttempt[] = [];
+  private readonly dispatched = new Set<string>();
+
+  constructor(private readonly events: EventLog) {}
+
+  async create(endpoint: WebhookEndpoint): Promise<void> {
+    this.endpoints.set(endpoint.id, structuredClone(endpoint));
+  }
+
+  async findById(id: string): Promise<WebhookEndpoint | null> {
+    const endpoint = this.endpoints.get(id);
+    return endpoint ? structuredClone(endpoint) : null;
+  }
+
+  async list({ after, limit }: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]> {
+    return [...this.endpoints.values()]
+      .map((e) => ({ e, key: positionKey({ at: e.createdAt, id: e.id }) }))
+      .filter(({ key }) => after === null || key > positionKey(after))
+      .sort((a, b) => (a.key < b.key ? -1 : 1))
+      .slice(0, limit)
+      .map(({ e }) => structuredClone(e));
+  }
+
+  async save(endpoint: WebhookEndpoint): Promise<boolean> {
+    if (!this.endpoints.has(endpoint.id)) return false;
+    this.endpoints.set(endpoint.id, structuredClone(endpoint));
+    return true;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    for (const delivery of this.deliveries) if (delivery.endpointId === id && delivery.state === 'pending') delivery.state = 'failed';
+    return this.endpoints.delete(id);
+  }
+
+  async dispatch(at: Date, limit: number): Promise<number> {
+    const all = await this.events.listEvents({ before: null, limit: Number.MAX_SAFE_INTEGER });
+    const waiting = all
+      .filter((e) => !this.dispatched.has(e.id))
+      .reverse()
+      .slice(0, limit);
+    for (const event of waiting) {
+      this.dispatched.add(event.id);
+      for (const endpoint of this.endpoints.values()) {
+        if (!endpoint.disabled && endpoint.eventTypes.includes(event.type)) this.add(event.id, endpoint.id, at);
+      }
+    }
+    return waiting.length;
+  }
+
+  async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery> {
+    const { id, attempts } = this.add(eventId, endpointId, at);
+    return { id, eventId, endpointId, attempts };
+  }
+
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+    const due = this.deliveries
+      .filter((d) => d.state === 'pending' && d.dueAt <= now.getTime())
+      .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id)
+      .slice(0, limit);
+    for (const delivery of due) delivery.dueAt = leaseUntil.getTime();
+    return due.map(({ id, eventId, endpointId, attempts }) => ({ id, eventId, endpointId, attempts }));
+  }
+
+  async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
+    this.attempts.push({ ...attempt });
+    const delivery = this.deliveries.find((d) => d.id === attempt.deliveryId);
+    if (!delivery) return;
+    delivery.attempts = attempt.attempt;
+    delivery.state = outcome.state;
+    if (outcome.state === 'pending') delivery.dueAt = outcome.nextAttemptAt.getTime();
+  }
+
+  async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<DeliveryAttempt[]> {
+    return this.attempts
+      .filter((a) => a.endpointId === endpointId && (before === null || positionKey(a) < positionKey(before)))
+      .sort((a, b) => (positionKey(a) < positionKey(b) ? 1 : -1))
+      .slice(0, limit)
+      .map((a) => ({ ...a }));
+  }
+
+  async backlog(): Promise<{ pending: number; oldestDueAt: Date | null }> {
+    const pending = this.deliveries.filter((d) => d.state === 'pending');
+    const oldest = Math.min(...pending.map((d) => d.dueAt));
+    return { pending: pending.length, oldestDueAt: pending.length > 0 ? new Date(oldest) : null };
+  }
+
+  private add(eventId: string, endpointId: string, at: Date): StoredDelivery {
+    const delivery: StoredDelivery = { id: this.deliveries.length + 1, eventId, endpointId, attempts: 0, state: 'pending', dueAt: at.getTime() };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+}

@@ -1,0 +1,145 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import type { DeliveryQueue } from '../../ports/DeliveryQueue.js';
+import type { PetRepository } from '../../ports/PetRepository.js';
+import type { WebhookEndpointStore } from '../../ports/WebhookEndpointStore.js';
+import { attemptIdOf, type Delivery, type DeliveryAttempt } from '../../webhooks/Delivery.js';
+import type { WebhookEndpoint } from '../../webhooks/WebhookEndpoint.js';
+import { aPetDraft } from '../builders.js';
+import { openHarness, type Closable } from './harness.js';
+
+/** A pet repository (whose changes record the events) and the endpoint store and delivery queue on the same storage. */
+export type WebhookStoreHarness = { pets: PetRepository; endpoints: WebhookEndpointStore; queue: DeliveryQueue } & Closable;
+
+let endpointCount = 0;
+function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  endpointCount += 1;
+  return {
+    id: `we_${endpointCount.toString(16).padStart(16, '0')}`,
+    url: `https://hooks.example.com/${endpointCount}`,
+    eventTypes: ['pet.created', 'pet.updated'],
+    description: `endpoint ${endpointCount}`,
+    disabled: false,
+    disabledReason: null,
+    createdAt: new Date(Date.UTC(2026, 5, 1, 0, 0, endpointCount)),
+    secret: `whsec_${Buffer.from(`secret ${endpointCount}`.padEnd(24, '.')).toString('base64')}`,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    ...overrides,
+  };
+}
+
+function anAttempt(delivery: Delivery, at: Date, overrides: Partial<DeliveryAttempt> = {}): DeliveryAttempt {
+  const attempt = delivery.attempts + 1;
+  return {
+    id: attemptIdOf(delivery.id, attempt),
+    deliveryId: delivery.id,
+    eventId: delivery.eventId,
+    endpointId: delivery.endpointId,
+    attempt,
+    at,
+    statusCode: 500,
+    durationMs: 12,
+    error: 'the receiver answered 500',
+    responseBody: 'oops',
+    succeeded: false,
+    ...overrides,
+  };
+}
+
+/** Runs the behaviour every WebhookEndpointStore and DeliveryQueue must have against `open()`, which returns empty storage. */
+export function describeWebhookStoreContract(name: string, open: () => Promise<WebhookStoreHarness>): void {
+  describe(`${name} satisfies the WebhookEndpointStore and DeliveryQueue contracts`, () => {
+    const harness = openHarness(open, 'each');
+    let h: WebhookStoreHarness;
+    beforeEach(() => {
+      h = harness();
+    });
+    const t0 = new Date('2026-06-01T12:00:00Z');
+    const later = (ms: number) => new Date(t0.getTime() + ms);
+
+    it('keeps endpoints with their secrets, lists them oldest first, changes and deletes them', async () => {
+      const [a, b, c] = [
+        anEndpoint(),
+        anEndpoint({ eventTypes: ['pet.updated'], previousSecret: 'whsec_b2xk', previousSecretExpiresAt: t0 }),
+        anEndpoint(),
+      ];
+      for (const endpoint of [c, a, b]) await h.endpoints.create(endpoint!);
+      expect(await h.endpoints.findById(b!.id)).toEqual(b);
+      expect(await h.endpoints.findById('we_ffffffffffffffff')).toBeNull();
+      expect(await h.endpoints.list({ after: null, limit: 2 })).toEqual([a, b]);
+      expect(await h.endpoints.list({ after: { at: b!.createdAt, id: b!.id }, limit: 2 })).toEqual([c]);
+      const changed = { ...a!, url: 'https://elsewhere.example.com/', disabled: true, disabledReason: 'gone' as const };
+      expect(await h.endpoints.save(changed)).toBe(true);
+      expect(await h.endpoints.findById(a!.id)).toEqual(changed);
+      expect(await h.endpoints.save(anEndpoint())).toBe(false);
+      expect(await h.endpoints.delete(a!.id)).toBe(true);
+      expect(await h.endpoints.delete(a!.id)).toBe(false);
+      expect(await h.endpoints.findById(a!.id)).toBeNull();
+    });
+
+    it('dispatches each event once, to the enabled endpoints subscribed to its type', async () => {
+      const all = anEndpoint();
+      const updatesOnly = anEndpoint({ eventTypes: ['pet.updated'] });
+      const disabled = anEndpoint({ disabled: true, disabledReason: 'manual' });
+      for (const endpoint of [all, updatesOnly, disabled]) await h.endpoints.create(endpoint);
+      const rex = await h.pets.create(aPetDraft());
+      await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() });
+      expect(await h.queue.dispatch(t0, 10)).toBe(2);
+      expect(await h.queue.dispatch(t0, 10)).toBe(0);
+      const claimed = await h.queue.claim(t0, later(60_000), 10);
+      expect(claimed.map((d) => d.endpointId).sort()).toEqual([all.id, all.id, updatesOnly.id].sort());
+      expect(claimed.every((d) => d.attempts === 0 && /^evt_/.test(d.eventId))).toBe(true);
+      expect(await h.queue.backlog()).toEqual({ pending: 3, oldestDueAt: later(60_000) });
+    });
+
+    it('hands a due delivery to one claim until its lease ends, then again; retries when recorded so, never after success', async () => {
+      const endpoint = anEndpoint();
+      await h.endpoints.create(endpoint);
+      await h.pets.create(aPetDraft());
+      await h.queue.dispatch(t0, 10);
+      const [delivery] = await h.queue.claim(t0, later(30_000), 10);
+      expect(await h.queue.claim(later(29_999), later(60_000), 10)).toEqual([]);
+      expect(await h.queue.claim(later(30_000), later(60_000), 10)).toEqual([delivery]);
+      await h.queue.record(anAttempt(delivery!, later(30_000)), { state: 'pending', nextAttemptAt: later(35_000) });
+      expect(await h.queue.claim(later(34_999), later(90_000), 10)).toEqual([]);
+      const [again] = await h.queue.claim(later(35_000), later(90_000), 10);
+      expect(again).toEqual({ ...delivery, attempts: 1 });
+      await h.queue.record(anAttempt(again!, later(35_000), { statusCode: 204, error: null, responseBody: '', succeeded: true }), {
+        state: 'succeeded',
+      });
+      expect(await h.queue.claim(later(10_000_000), later(20_000_000), 10)).toEqual([]);
+      expect(await h.queue.backlog()).toEqual({ pending: 0, oldestDueAt: null });
+      const attempts = await h.queue.listAttempts({ endpointId: endpoint.id, before: null, limit: 10 });
+      expect(attempts.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([
+        [2, 204, true],
+        [1, 500, false],
+      ]);
+      expect(attempts[1]).toEqual(anAttempt(delivery!, later(30_000)));
+      expect(await h.queue.listAttempts({ endpointId: endpoint.id, before: attempts[0]!, limit: 10 })).toEqual([attempts[1]]);
+    });
+
+    it('enqueues a replay of one event to one endpoint, and drops the pending deliveries of a deleted endpoint', async () => {
+      const endpoint = anEndpoint();
+      await h.endpoints.create(endpoint);
+      await h.pets.create(aPetDraft());
+      await h.queue.dispatch(t0, 10);
+      const [first] = await h.queue.claim(t0, later(1000), 10);
+      const replay = await h.queue.enqueue(first!.eventId, endpoint.id, later(5000));
+      expect(replay).toEqual({ id: expect.any(Number), eventId: first!.eventId, endpointId: endpoint.id, attempts: 0 });
+      expect(await h.queue.claim(later(5000), later(9000), 10)).toEqual([first, replay].sort((a, b) => a!.id - b!.id));
+      await h.endpoints.delete(endpoint.id);
+      expect(await h.queue.claim(later(100_000), later(200_000), 10)).toEqual([]);
+    });
+
+    it('never hands one delivery, or dispatches one event, to two concurrent callers', async () => {
+      for (let i = 0; i < 3; i++) await h.endpoints.create(anEndpoint());
+      await Promise.all(Array.from({ length: 20 }, () => h.pets.create(aPetDraft())));
+      const dispatched = await Promise.all(Array.from({ length: 5 }, () => h.queue.dispatch(t0, 7)));
+      expect(dispatched.reduce((a, b) => a + b, 0) + (await h.queue.dispatch(t0, 100))).toBe(20);
+      const claims = await Promise.all(Array.from({ length: 6 }, () => h.queue.claim(t0, later(60_000), 13)));
+      const ids = claims.flat().map((d) => d.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length + (await h.queue.claim(t0, later(60_000), 100)).length).toBe(60);
+    });
+  });
+}

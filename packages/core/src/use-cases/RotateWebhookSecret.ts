@@ -1,0 +1,40 @@
+import type { AuditActor } from '../access/AuditEvent.js';
+import { NotFoundError } from '../errors/NotFoundError.js';
+import type { Clock } from '../ports/Clock.js';
+import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
+import {
+  generateWebhookSecret,
+  viewOfEndpoint,
+  WEBHOOK_SECRET_GRACE_SECONDS,
+  type WebhookEndpoint,
+  type WebhookEndpointView,
+} from '../webhooks/WebhookEndpoint.js';
+import { findEndpoint } from './findEndpoint.js';
+import type { WebhookAudit } from './WebhookAudit.js';
+
+/**
+ * A new signing secret for an endpoint, answered once. For WEBHOOK_SECRET_GRACE_SECONDS (24 hours) deliveries carry
+ * a signature with each secret, so a receiver can switch at its own pace; a secret replaced earlier stops signing at
+ * once. Audited as `webhook.secret_rotated` (never a secret).
+ */
+export class RotateWebhookSecret {
+  constructor(
+    private readonly store: WebhookEndpointStore,
+    private readonly audit: WebhookAudit,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(id: string, actor: AuditActor): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+    const before = await findEndpoint(this.store, id);
+    const now = this.clock.now();
+    const after: WebhookEndpoint = {
+      ...before,
+      secret: generateWebhookSecret(),
+      previousSecret: before.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_SECONDS * 1000),
+    };
+    if (!(await this.store.save(after))) throw new NotFoundError(`No webhook endpoint with id ${id}.`);
+    await this.audit.record(now, actor, 'webhook.secret_rotated', before, after);
+    return { endpoint: viewOfEndpoint(after), secret: after.secret };
+  }
+}

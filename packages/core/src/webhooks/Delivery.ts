@@ -1,0 +1,39 @@
+/** Where a delivery of one event to one endpoint stands. */
+export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** One event to send to one endpoint, tried until a 2xx or the end of the retry schedule. */
+export interface Delivery {
+  id: number;
+  eventId: string;
+  endpointId: string;
+  /** Attempts made before this one. */
+  attempts: number;
+}
+
+/** One try of a delivery, as the delivery log shows it. */
+export interface DeliveryAttempt {
+  /** The delivery's id and the attempt's number, zero-padded: attempts sort by it within one instant. */
+  id: string;
+  deliveryId: number;
+  eventId: string;
+  endpointId: string;
+  /** 1 for the first try. */
+  attempt: number;
+  at: Date;
+  /** The receiver's status code; null when it did not answer (refused, timed out, unsafe address). */
+  statusCode: number | null;
+  durationMs: number;
+  /** Why it failed, when it did not get a 2xx. */
+  error: string | null;
+  /** The start of the receiver's answer, truncated to RESPONSE_BODY_MAX characters. */
+  responseBody: string | null;
+  succeeded: boolean;
+}
+
+export function attemptIdOf(deliveryId: number, attempt: number): string {
+  return `${deliveryId.toString().padStart(15, '0')}_${attempt.toString().padStart(3, '0')}`;
+}
+
+/** How much of a receiver's answer the delivery log keeps. */
+export const RESPONSE_BODY_MAX = 1024;

@@ -1,0 +1,241 @@
+import type {
+  AttemptListRequest,
+  Delivery,
+  DeliveryAttempt,
+  DeliveryOutcome,
+  DeliveryQueue,
+  DisabledReason,
+  EndpointPosition,
+  PetEventType,
+  WebhookEndpoint,
+  WebhookEndpointStore,
+} from '@petstore/core';
+import { LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
+import { dialectOf } from './dialect.js';
+import { sqliteConnectionOf } from './driverStatements.js';
+import {
+  WEBHOOK_ATTEMPT_ENTITY,
+  WEBHOOK_DELIVERY_ENTITY,
+  WEBHOOK_ENDPOINT_ENTITY,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from './schemas/WebhookSchemas.js';
+import { toSafeInteger } from './schemas/safeInteger.js';
+import { translateDatabaseError } from './translateDatabaseError.js';
+
+function toEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    eventTypes: row.event_types.split(',') as PetEventType[],
+    description: row.description,
+    disabled: row.disabled,
+    disabledReason: row.disabled_reason as DisabledReason | null,
+    createdAt: new Date(row.created_at_ms),
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at_ms === null ? null : new Date(row.previous_secret_expires_at_ms),
+  };
+}
+
+function toEndpointRow(endpoint: WebhookEndpoint): WebhookEndpointRow {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    event_types: endpoint.eventTypes.join(','),
+    description: endpoint.description,
+    disabled: endpoint.disabled,
+    disabled_reason: endpoint.disabledReason,
+    created_at_ms: endpoint.createdAt.getTime(),
+    secret: endpoint.secret,
+    previous_secret: endpoint.previousSecret,
+    previous_secret_expires_at_ms: endpoint.previousSecretExpiresAt?.getTime() ?? null,
+  };
+}
+
+function toAttempt(row: WebhookAttemptRow): DeliveryAttempt {
+  return {
+    id: row.id,
+    deliveryId: toSafeInteger(row.delivery_id),
+    eventId: row.event_id,
+    endpointId: row.endpoint_id,
+    attempt: row.attempt,
+    at: new Date(row.at_ms),
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
+    error: row.error,
+    responseBody: row.response_body,
+    succeeded: row.succeeded,
+  };
+}
+
+type ClaimedRow = { id: number | string; event_id: string; endpoint_id: string; attempts: number };
+const toDelivery = (row: ClaimedRow): Delivery => ({
+  id: toSafeInteger(row.id),
+  eventId: row.event_id,
+  endpointId: row.endpoint_id,
+  attempts: row.attempts,
+});
+
+/** An endpoint subscribed to the event `p` (its types are stored comma-separated). */
+const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
+
+/** Parameters: the lease's end, now, how many. */
+const CLAIM = (p: (n: number) => string, lock: string) =>
+  `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p(1)} WHERE "id" IN (SELECT "id" FROM "webhook_deliveries" ` +
+  `WHERE "state" = 'pending' AND "due_at_ms" <= ${p(2)} ORDER BY "due_at_ms", "id" LIMIT ${p(3)}${lock}) RETURNING "id", "event_id", "endpoint_id", "attempts"`;
+
+/**
+ * WebhookEndpointStore and DeliveryQueue on TypeORM. On PostgreSQL, dispatching and claiming are single statements
+ * that lock the rows they take with `FOR UPDATE SKIP LOCKED`, so instances sharing the database never take the same
+ * event or delivery; on SQLite, where one writer runs at a time, dispatch is one immediate transaction and a claim
+ * one statement.
+ */
+export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue {
+  private readonly endpoints: Repository<WebhookEndpointRow>;
+  private readonly deliveries: Repository<WebhookDeliveryRow>;
+  private readonly attempts: Repository<WebhookAttemptRow>;
+  private readonly postgres: boolean;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.endpoints = dataSource.getRepository<WebhookEndpointRow>(WEBHOOK_ENDPOINT_ENTITY);
+    this.deliveries = dataSource.getRepository<WebhookDeliveryRow>(WEBHOOK_DELIVERY_ENTITY);
+    this.attempts = dataSource.getRepository<WebhookAttemptRow>(WEBHOOK_ATTEMPT_ENTITY);
+    this.postgres = dialectOf(dataSource) === 'postgres';
+  }
+
+  async create(endpoint: WebhookEndpoint): Promise<void> {
+    await this.guard(() => this.endpoints.insert(toEndpointRow(endpoint)));
+  }
+
+  async findById(id: string): Promise<WebhookEndpoint | null> {
+    const row = await this.guard(() => this.endpoints.findOneBy({ id }));
+    return row ? toEndpoint(row) : null;
+  }
+
+  async list({ after, limit }: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]> {
+    const where = after ? [{ created_at_ms: MoreThan(after.at.getTime()) }, { created_at_ms: after.at.getTime(), id: MoreThan(after.id) }] : {};
+    const rows = await this.guard(() => this.endpoints.find({ where, order: { created_at_ms: 'ASC', id: 'ASC' }, take: limit }));
+    return rows.map(toEndpoint);
+  }
+
+  async save(endpoint: WebhookEndpoint): Promise<boolean> {
+    const { id, ...columns } = toEndpointRow(endpoint);
+    const { affected } = await this.guard(() => this.endpoints.update({ id }, columns));
+    return (affected ?? 0) > 0;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const { affected } = await this.guard(() => this.endpoints.delete({ id }));
+    await this.guard(() => this.deliveries.update({ endpoint_id: id, state: 'pending' }, { state: 'failed' }));
+    return (affected ?? 0) > 0;
+  }
+
+  async dispatch(at: Date, limit: number): Promise<number> {
+    if (this.postgres) {
+      const [row] = await this.guard<{ count: number }[]>(() =>
+        this.dataSource.query(
+          `WITH "picked" AS (SELECT "id", "type" FROM "pet_events" WHERE NOT "dispatched" ORDER BY "at_ms", "id" LIMIT $1 FOR UPDATE SKIP LOCKED), ` +
+            `"marked" AS (UPDATE "pet_events" SET "dispatched" = true WHERE "id" IN (SELECT "id" FROM "picked")), ` +
+            `"queued" AS (INSERT INTO "webhook_deliveries" ("event_id", "endpoint_id", "state", "attempts", "due_at_ms") ` +
+            `SELECT p."id", e."id", 'pending', 0, $2 FROM "picked" p JOIN "webhook_endpoints" e ON NOT e."disabled" AND ${SUBSCRIBED} ORDER BY p."id") ` +
+            `SELECT count(*)::int AS "count" FROM "picked"`,
+          [limit, at.getTime()],
+        ),
+      );
+      return row?.count ?? 0;
+    }
+    return this.guard(async () => {
+      const db = sqliteConnectionOf(this.dataSource);
+      // A transaction an embedder opened through TypeORM on this one connection: dispatch at the next round instead.
+      if (!db || db.inTransaction) return 0;
+      const dispatch = db.transaction(() => {
+        const picked = db
+          .prepare('SELECT "id" FROM "pet_events" WHERE "dispatched" = 0 ORDER BY "at_ms", "id" LIMIT ?')
+          .pluck()
+          .all(limit) as string[];
+        const queue = db.prepare(
+          `INSERT INTO "webhook_deliveries" ("event_id", "endpoint_id", "state", "attempts", "due_at_ms") ` +
+            `SELECT p."id", e."id", 'pending', 0, ? FROM "pet_events" p JOIN "webhook_endpoints" e ON NOT e."disabled" AND ${SUBSCRIBED} WHERE p."id" = ?`,
+        );
+        const mark = db.prepare('UPDATE "pet_events" SET "dispatched" = 1 WHERE "id" = ?');
+        for (const id of picked) {
+          queue.run(at.getTime(), id);
+          mark.run(id);
+        }
+        return picked.length;
+      });
+      return dispatch.immediate();
+    });
+  }
+
+  async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery> {
+    const row = { event_id: eventId, endpoint_id: endpointId, state: 'pending', attempts: 0, due_at_ms: at.getTime() };
+    const { identifiers } = await this.guard(() => this.deliveries.insert(row));
+    return { id: toSafeInteger(identifiers[0]!['id'] as number), eventId, endpointId, attempts: 0 };
+  }
+
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
+    const text = this.postgres ? CLAIM((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') : CLAIM(() => '?', '');
+    const rows = await this.rowsOf<ClaimedRow>(text, [leaseUntil.getTime(), now.getTime(), limit]);
+    return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+  }
+
+  async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
+    const due = outcome.state === 'pending' ? { due_at_ms: outcome.nextAttemptAt.getTime() } : {};
+    await this.guard(() => this.deliveries.update({ id: attempt.deliveryId }, { state: outcome.state, attempts: attempt.attempt, ...due }));
+    await this.guard(() =>
+      this.attempts.insert({
+        id: attempt.id,
+        delivery_id: attempt.deliveryId,
+        event_id: attempt.eventId,
+        endpoint_id: attempt.endpointId,
+        attempt: attempt.attempt,
+        at_ms: attempt.at.getTime(),
+        status_code: attempt.statusCode,
+        duration_ms: attempt.durationMs,
+        error: attempt.error,
+        response_body: attempt.responseBody,
+        succeeded: attempt.succeeded,
+      }),
+    );
+  }
+
+  async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<DeliveryAttempt[]> {
+    const where = before
+      ? [
+          { endpoint_id: endpointId, at_ms: LessThan(before.at.getTime()) },
+          { endpoint_id: endpointId, at_ms: before.at.getTime(), id: LessThan(before.id) },
+        ]
+      : { endpoint_id: endpointId };
+    const rows = await this.guard(() => this.attempts.find({ where, order: { at_ms: 'DESC', id: 'DESC' }, take: limit }));
+    return rows.map(toAttempt);
+  }
+
+  async backlog(): Promise<{ pending: number; oldestDueAt: Date | null }> {
+    const [row] = await this.guard<{ pending: number | string; oldest: number | string | null }[]>(() =>
+      this.dataSource.query(`SELECT count(*) AS "pending", min("due_at_ms") AS "oldest" FROM "webhook_deliveries" WHERE "state" = 'pending'`),
+    );
+    const oldest = row?.oldest ?? null;
+    return { pending: Number(row?.pending ?? 0), oldestDueAt: oldest === null ? null : new Date(Number(oldest)) };
+  }
+
+  /** The rows a statement returns (TypeORM's plain `query` answers an UPDATE on PostgreSQL with `[rows, count]`). */
+  private async rowsOf<T>(text: string, parameters: unknown[]): Promise<T[]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return (await this.guard(() => runner.query(text, parameters, true))).records as T[];
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      translateDatabaseError(error);
+    }
+  }
+}

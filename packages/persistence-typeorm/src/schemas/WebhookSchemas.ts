@@ -1,0 +1,103 @@
+import { EntitySchema } from 'typeorm';
+import type { Dialect } from '../dialect.js';
+import { int64 } from './columns.js';
+
+/** A row of `webhook_endpoints`; `event_types` is comma-separated. The secrets are kept to sign with. */
+export interface WebhookEndpointRow {
+  id: string;
+  url: string;
+  event_types: string;
+  description: string;
+  disabled: boolean;
+  disabled_reason: string | null;
+  created_at_ms: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at_ms: number | null;
+}
+
+/** A row of `webhook_deliveries`: one event to one endpoint; `due_at_ms` is when it may next be attempted (or its claim ends). */
+export interface WebhookDeliveryRow {
+  id: number;
+  event_id: string;
+  endpoint_id: string;
+  state: string;
+  attempts: number;
+  due_at_ms: number;
+}
+
+/** A row of `webhook_attempts`: the delivery log. */
+export interface WebhookAttemptRow {
+  id: string;
+  delivery_id: number;
+  event_id: string;
+  endpoint_id: string;
+  attempt: number;
+  at_ms: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+  succeeded: boolean;
+}
+
+export const WEBHOOK_ENDPOINT_ENTITY = 'PetstoreWebhookEndpoint';
+export const WEBHOOK_DELIVERY_ENTITY = 'PetstoreWebhookDelivery';
+export const WEBHOOK_ATTEMPT_ENTITY = 'PetstoreWebhookAttempt';
+
+export function webhookEndpointSchema(dialect: Dialect): EntitySchema<WebhookEndpointRow> {
+  return new EntitySchema<WebhookEndpointRow>({
+    name: WEBHOOK_ENDPOINT_ENTITY,
+    tableName: 'webhook_endpoints',
+    columns: {
+      id: { type: 'text', primary: true },
+      url: { type: 'text' },
+      event_types: { type: 'text' },
+      description: { type: 'text' },
+      disabled: { type: 'boolean', default: false },
+      disabled_reason: { type: 'text', nullable: true },
+      created_at_ms: int64(dialect),
+      secret: { type: 'text' },
+      previous_secret: { type: 'text', nullable: true },
+      previous_secret_expires_at_ms: int64(dialect, { nullable: true }),
+    },
+    indices: [{ name: 'idx_webhook_endpoints_created', columns: ['created_at_ms', 'id'] }],
+  });
+}
+
+export function webhookDeliverySchema(dialect: Dialect): EntitySchema<WebhookDeliveryRow> {
+  return new EntitySchema<WebhookDeliveryRow>({
+    name: WEBHOOK_DELIVERY_ENTITY,
+    tableName: 'webhook_deliveries',
+    columns: {
+      id: int64(dialect, { primary: true, generated: 'increment' }),
+      event_id: { type: 'text' },
+      endpoint_id: { type: 'text' },
+      state: { type: 'text' },
+      attempts: { type: 'integer' },
+      due_at_ms: int64(dialect),
+    },
+    indices: [{ name: 'idx_webhook_deliveries_due', columns: ['state', 'due_at_ms'] }],
+  });
+}
+
+export function webhookAttemptSchema(dialect: Dialect): EntitySchema<WebhookAttemptRow> {
+  return new EntitySchema<WebhookAttemptRow>({
+    name: WEBHOOK_ATTEMPT_ENTITY,
+    tableName: 'webhook_attempts',
+    columns: {
+      id: { type: 'text', primary: true },
+      delivery_id: int64(dialect),
+      event_id: { type: 'text' },
+      endpoint_id: { type: 'text' },
+      attempt: { type: 'integer' },
+      at_ms: int64(dialect),
+      status_code: { type: 'integer', nullable: true },
+      duration_ms: { type: 'integer' },
+      error: { type: 'text', nullable: true },
+      response_body: { type: 'text', nullable: true },
+      succeeded: { type: 'boolean' },
+    },
+    indices: [{ name: 'idx_webhook_attempts_endpoint', columns: ['endpoint_id', 'at_ms', 'id'] }],
+  });
+}
