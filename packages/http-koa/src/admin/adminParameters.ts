@@ -38,3 +38,13 @@ export function sendJson(ctx: Context, body: unknown, status = 200): void {
   ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = JSON.stringify(body);
 }
+
+/** The `{endpointId}` of the webhook endpoint paths. */
+export const ENDPOINT_ID: Parameter = {
+  name: 'endpointId',
+  in: 'path',
+  required: true,
+  description: "The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.",
+  schema: { type: 'string', minLength: 1 },
+  example: 'we_5c2a9e0b7d1f4a36',
+};

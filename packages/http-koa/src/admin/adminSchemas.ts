@@ -10,6 +10,7 @@ import {
   SCOPES,
 } from '@petstore/core';
 import { ErrorSchema, type JsonSchema } from '../openapi/schemas.js';
+import { WEBHOOK_SCHEMAS } from './webhookSchemas.js';
 
 // The admin document's `components.schemas`, written from core's KeyView, KeyUsageReport and AuditEventView.
 
@@ -202,15 +203,20 @@ const auditValue = { type: ['string', 'number', 'boolean', 'null', 'array'], ite
 
 const AuditEventSchema = {
   type: 'object',
-  description: 'One administrative action on one key. Never a secret.',
+  description: 'One administrative action on one key (`keyId`) or one webhook endpoint (`endpointId`). Never a secret.',
   additionalProperties: false,
-  required: ['id', 'at', 'actor', 'action', 'keyId', 'changes'],
+  required: ['id', 'at', 'actor', 'action', 'changes'],
   properties: {
     id: { type: 'string' },
     at: instant('When it happened.'),
-    actor: { type: 'string', enum: [...AUDIT_ACTORS], description: '`cli`, `admin-api`, or `system` (the first-run key).' },
+    actor: {
+      type: 'string',
+      enum: [...AUDIT_ACTORS],
+      description: '`cli`, `admin-api`, or `system` (the first-run key; an endpoint disabled by its deliveries).',
+    },
     action: { type: 'string', enum: [...AUDIT_ACTIONS] },
-    keyId: { type: 'string' },
+    keyId: { type: 'string', description: 'The key acted on (`key.*` actions).' },
+    endpointId: { type: 'string', description: 'The webhook endpoint acted on (`webhook.*` actions).' },
     changes: {
       type: 'object',
       description: 'Each changed field, before and after; empty when nothing changed.',
@@ -245,5 +251,6 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   KeyUsage: KeyUsageSchema,
   AuditEvent: AuditEventSchema,
   AuditEvents: AuditEventsSchema,
+  ...WEBHOOK_SCHEMAS,
   Error: ErrorSchema,
 };

@@ -10,6 +10,15 @@ import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from
 import { ADMIN_SCHEMAS } from './adminSchemas.js';
 import { adminTokenCheck } from './adminToken.js';
 import { createKey } from './operations/createKey.js';
+import { createWebhookEndpoint } from './operations/createWebhookEndpoint.js';
+import { deleteWebhookEndpoint } from './operations/deleteWebhookEndpoint.js';
+import { getWebhookEndpoint } from './operations/getWebhookEndpoint.js';
+import { listEvents } from './operations/listEvents.js';
+import { listWebhookDeliveries } from './operations/listWebhookDeliveries.js';
+import { listWebhookEndpoints } from './operations/listWebhookEndpoints.js';
+import { resendWebhookEvent } from './operations/resendWebhookEvent.js';
+import { rotateWebhookSecret } from './operations/rotateWebhookSecret.js';
+import { updateWebhookEndpoint } from './operations/updateWebhookEndpoint.js';
 import { getKey } from './operations/getKey.js';
 import { getKeyUsage } from './operations/getKeyUsage.js';
 import { listAuditEvents } from './operations/listAuditEvents.js';
@@ -32,6 +41,15 @@ export type AdminApiDeps = Pick<
   | 'unbanApiKey'
   | 'getApiKeyUsage'
   | 'listAuditEvents'
+  | 'createWebhookEndpoint'
+  | 'listWebhookEndpoints'
+  | 'getWebhookEndpoint'
+  | 'updateWebhookEndpoint'
+  | 'deleteWebhookEndpoint'
+  | 'rotateWebhookSecret'
+  | 'listWebhookDeliveries'
+  | 'resendWebhookEvent'
+  | 'listEvents'
 > & {
   /** Absolute base URL of the admin interface, ending in its prefix (`http://10.0.0.5:3001/admin/v1`): `Location` and `servers`. */
   adminBaseUrl: string;
@@ -61,6 +79,15 @@ function declareOperations(deps: AdminApiDeps, document: () => object): AdminOpe
     unbanKey(deps),
     getKeyUsage(deps),
     listAuditEvents(deps),
+    createWebhookEndpoint(deps, deps.adminBaseUrl),
+    listWebhookEndpoints(deps),
+    getWebhookEndpoint(deps),
+    updateWebhookEndpoint(deps),
+    deleteWebhookEndpoint(deps),
+    rotateWebhookSecret(deps),
+    listWebhookDeliveries(deps),
+    resendWebhookEvent(deps),
+    listEvents(deps),
     getOpenApiDocument(document, 'admin-token', 'The OpenAPI 3.1 description of the admin interface.'),
   ];
 }
@@ -69,7 +96,8 @@ function declareOperations(deps: AdminApiDeps, document: () => object): AdminOpe
 const sendsNoBody = (ctx: Context) => ctx.get('Transfer-Encoding') === '' && (ctx.get('Content-Length') === '' || ctx.get('Content-Length') === '0');
 
 /**
- * The admin interface (create, list, get, update, rotate, revoke and unban keys, their usage, the audit trail) as
+ * The admin interface (create, list, get, update, rotate, revoke and unban keys, their usage, the audit trail; webhook
+ * endpoints, their delivery log and the events) as
  * a @koa/router router's middleware for `app.use(...)` or `router.use(...)`: requests under `prefix` are answered here, anything else goes on. Every
  * request under the prefix needs `Authorization: Bearer <token>`, unknown paths included. Actions are audited with
  * the actor `admin-api`. Mount it on a listener of its own that only operators reach, never beside the public API.
@@ -110,11 +138,13 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
       version: '1.0.0',
       description:
         "Manage the store's API keys from your own backend: create, list, get, update, rotate, revoke, lift a ban, usage " +
-        'per day, and the audit trail. Listens on its own port (`ADMIN_PORT`) only when `ADMIN_TOKEN` is set; every ' +
-        'request needs `Authorization: Bearer <ADMIN_TOKEN>`. Errors use the Error body.',
+        'per day, and the audit trail; and the webhooks that tell other systems of every change to an animal (endpoints, ' +
+        'their signing secrets and delivery log, the events). Listens on its own port (`ADMIN_PORT`) only when ' +
+        '`ADMIN_TOKEN` is set; every request needs `Authorization: Bearer <ADMIN_TOKEN>`. Errors use the Error body.',
       tags: [
         { name: 'keys', description: 'API keys.' },
-        { name: 'audit', description: 'Who changed which key, and when.' },
+        { name: 'audit', description: 'Who changed which key or webhook endpoint, and when.' },
+        { name: 'webhooks', description: 'Webhook endpoints, their delivery log, and the events they are sent.' },
       ],
     },
     onInternalError: options.onInternalError,

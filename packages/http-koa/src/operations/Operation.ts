@@ -38,7 +38,7 @@ export interface Parameter {
 
 /** A success answer: its status, what it means, its headers beyond the common ones, its body's schema. */
 export interface SuccessResponse {
-  status: 200 | 201 | 204 | 304;
+  status: 200 | 201 | 202 | 204 | 304;
   description: string;
   headers?: readonly HeaderName[];
   body?: JsonSchema;
@@ -62,7 +62,7 @@ export interface OperationRequest {
 /** Everything about an operation but its code: the router, the OpenAPI document and the edge's headers read it. */
 interface OperationDescription<A extends Admission> {
   operationId: string;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Under the API's prefix, in OpenAPI's template syntax: `/pets/{petId}`. */
   path: string;
   admission: A;

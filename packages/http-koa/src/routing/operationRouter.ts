@@ -39,7 +39,8 @@ export function operationRouter<O extends Operation>(prefix: string, operations:
       const middleware = route(handlers.operation(operation));
       if (operation.method === 'GET') router.get(operation.operationId, routerPath(path), middleware);
       else if (operation.method === 'POST') router.post(operation.operationId, routerPath(path), middleware);
-      else router.patch(operation.operationId, routerPath(path), middleware);
+      else if (operation.method === 'PATCH') router.patch(operation.operationId, routerPath(path), middleware);
+      else router.delete(operation.operationId, routerPath(path), middleware);
     }
     const answered = onPath.flatMap((operation) => (operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method]));
     router.all(routerPath(path), route(handlers.methods([...new Set(answered), 'OPTIONS'].join(', '))));

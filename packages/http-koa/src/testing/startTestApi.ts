@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPetStore, type PetStore, type BanRule, type Plan, type PetRepository, type RateLimitStore } from '@petstore/core';
-import { inMemoryPorts, type FakeClock, type InMemoryKeyStore, type InMemoryPetRepository } from '@petstore/core/testing';
+import {
+  inMemoryPorts,
+  type FakeClock,
+  type FakeWebhookTargets,
+  type InMemoryKeyStore,
+  type InMemoryPetRepository,
+  type RecordingWebhookSender,
+} from '@petstore/core/testing';
 import { rawRequest, type RawRequestOptions, type RawResponse } from '@petstore/test-support';
 import { createAdminApp } from '../admin/createAdminApp.js';
 import { createAdminApi } from '../admin/createAdminApi.js';
@@ -22,6 +29,9 @@ export interface TestApi {
   clock: FakeClock;
   pets: InMemoryPetRepository;
   keys: InMemoryKeyStore;
+  /** The webhook targets (refuse one with `refuse`) and the sender that records what the worker would POST. */
+  webhookTargets: FakeWebhookTargets;
+  webhookSender: RecordingWebhookSender;
   /** Every use case, on the same in-memory adapters the API uses. */
   store: PetStore;
   internalErrors: unknown[];
@@ -105,6 +115,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     clock,
     pets,
     keys,
+    webhookTargets: ports.webhookTargets,
+    webhookSender: ports.webhookSender,
     store,
     internalErrors,
     async issueKey(plan = 'free', limits) {

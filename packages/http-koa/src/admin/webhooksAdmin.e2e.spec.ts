@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { startTestApiWithKey, type TestApi } from '../testing/startTestApi.js';
+
+type Json = Record<string, unknown>;
+const URL_ = 'https://crm.example.org/hooks';
+
+describe('webhooks in the admin API', () => {
+  let api: TestApi;
+  let key: string;
+
+  beforeEach(async () => {
+    ({ api, key } = await startTestApiWithKey({ now: '2026-06-01T12:00:00Z' }));
+  });
+  afterEach(() => api.close());
+
+  const create = async (body: Json = { url: URL_ }) => {
+    const response = await api.admin('POST', '/admin/v1/webhook-endpoints', { body });
+    expect(response.status).toBe(201);
+    return response.json as Json & { id: string; secret: string };
+  };
+  const trail = async () => ((await api.admin('GET', '/admin/v1/audit-events')).json as { events: Json[] }).events;
+
+  it('creates an endpoint, answering its secret once, with Location; lists and gets it without the secret', async () => {
+    const response = await api.admin('POST', '/admin/v1/webhook-endpoints', { body: { url: URL_, description: 'CRM' } });
+    expect(response.status).toBe(201);
+    const created = response.json as Json & { id: string; secret: string };
+    expect(created).toMatchObject({ url: URL_, eventTypes: ['pet.created', 'pet.updated'], description: 'CRM', disabled: false });
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(response.headers['location']).toMatch(new RegExp(`/admin/v1/webhook-endpoints/${created.id}$`));
+    const { secret, ...view } = created;
+    expect((await api.admin('GET', `/admin/v1/webhook-endpoints/${created.id}`)).json).toEqual(view);
+    const listed = await api.admin('GET', '/admin/v1/webhook-endpoints');
+    expect(listed.json).toEqual({ endpoints: [view], nextCursor: null });
+    for (const text of [listed.text, JSON.stringify(await trail())]) expect(text).not.toContain(secret);
+    expect((await trail())[0]).toMatchObject({ action: 'webhook.created', actor: 'admin-api', endpointId: created.id });
+  });
+
+  it.each([
+    [{}, 'url'],
+    [{ url: 'http://crm.example.org/hooks' }, 'url'],
+    [{ url: URL_, eventTypes: ['pet.adopted'] }, 'eventTypes'],
+    [{ url: URL_, extra: true }, 'extra'],
+  ])('refuses %j with 400 naming %s, storing nothing', async (body, field) => {
+    api.webhookTargets.refuse('http://crm.example.org/hooks', 'url must be https');
+    const response = await api.admin('POST', '/admin/v1/webhook-endpoints', { body });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      code: 'validation_error',
+      status: 400,
+      details: expect.arrayContaining([expect.objectContaining({ field })]),
+    });
+    expect(((await api.admin('GET', '/admin/v1/webhook-endpoints')).json as { endpoints: unknown[] }).endpoints).toEqual([]);
+  });
+
+  it('updates, rotates and deletes an endpoint, each audited; unknown ids are 404', async () => {
+    const { id, secret } = await create();
+    const updated = await api.admin('PATCH', `/admin/v1/webhook-endpoints/${id}`, { body: { eventTypes: ['pet.updated'], disabled: true } });
+    expect(updated.json).toMatchObject({ eventTypes: ['pet.updated'], disabled: true, disabledReason: 'manual' });
+    const rotated = await api.admin('POST', `/admin/v1/webhook-endpoints/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.json).toMatchObject({ id, previousSecretExpiresAt: '2026-06-02T12:00:00.000Z', secret: expect.stringMatching(/^whsec_/) });
+    expect((rotated.json as Json)['secret']).not.toBe(secret);
+    const deleted = await api.admin('DELETE', `/admin/v1/webhook-endpoints/${id}`);
+    expect(deleted.status).toBe(204);
+    expect((await api.admin('GET', `/admin/v1/webhook-endpoints/${id}`)).json).toMatchObject({ code: 'not_found', status: 404 });
+    expect((await api.admin('DELETE', `/admin/v1/webhook-endpoints/${id}`)).status).toBe(404);
+    expect((await trail()).map((e) => e['action']).filter((a) => String(a).startsWith('webhook.'))).toEqual([
+      'webhook.deleted',
+      'webhook.secret_rotated',
+      'webhook.updated',
+      'webhook.created',
+    ]);
+    expect(JSON.stringify(await trail())).not.toContain((rotated.json as Json)['secret'] as string);
+  });
+
+  it('lists the events of changes newest first, delivers them, shows the delivery log and resends one', async () => {
+    const { id } = await create();
+    const pet = (await api.authed(key, 'POST', '/v1/pets', { body: { name: 'Rex', categoryId: 1 } })).json as Json;
+    await api.authed(key, 'PATCH', `/v1/pets/${String(pet['id'])}`, { body: { status: 'sold' } });
+    const events = (await api.admin('GET', '/admin/v1/events')).json as { events: (Json & { id: string })[]; nextCursor: null };
+    expect(events.events.map((e) => [e['type'], (e['data'] as Json)['status']])).toEqual([
+      ['pet.updated', 'sold'],
+      ['pet.created', 'available'],
+    ]);
+    expect(events.events[0]!['data']).toMatchObject({ previous: { status: 'available' }, version: 2 });
+    await api.store.deliverWebhooks.execute();
+    const log = (await api.admin('GET', `/admin/v1/webhook-endpoints/${id}/deliveries`)).json as { attempts: Json[] };
+    expect(log.attempts).toHaveLength(2);
+    expect(log.attempts.every((a) => a['succeeded'] === true && a['statusCode'] === 200)).toBe(true);
+    const resent = await api.admin('POST', `/admin/v1/webhook-endpoints/${id}/resend`, { body: { eventId: events.events[1]!.id } });
+    expect(resent.status).toBe(202);
+    expect(resent.json).toMatchObject({ eventId: events.events[1]!.id, endpointId: id });
+    await api.store.deliverWebhooks.execute();
+    expect(api.webhookSender.requests.filter((r) => r.eventId === events.events[1]!.id)).toHaveLength(2);
+    const unknown = await api.admin('POST', `/admin/v1/webhook-endpoints/${id}/resend`, { body: { eventId: 'evt_0000000000000000000000000000' } });
+    expect(unknown.json).toMatchObject({ code: 'not_found', status: 404 });
+    expect((await api.admin('POST', `/admin/v1/webhook-endpoints/${id}/resend`, { body: {} })).json).toMatchObject({ code: 'validation_error' });
+  });
+
+  it('pages the events with a cursor', async () => {
+    for (let i = 0; i < 3; i++) {
+      await api.authed(key, 'POST', '/v1/pets', { body: { name: `pet ${i}`, categoryId: 1 } });
+      api.clock.advance(1);
+    }
+    const first = (await api.admin('GET', '/admin/v1/events?limit=2')).json as { events: Json[]; nextCursor: string };
+    expect(first.events).toHaveLength(2);
+    const second = (await api.admin('GET', `/admin/v1/events?limit=2&cursor=${first.nextCursor}`)).json as { events: Json[]; nextCursor: null };
+    expect(second.events.map((e) => (e['data'] as Json)['name'])).toEqual(['pet 0']);
+    expect((await api.admin('GET', '/admin/v1/events?cursor=nope')).status).toBe(400);
+  });
+});
