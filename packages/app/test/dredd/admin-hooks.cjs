@@ -7,6 +7,8 @@ const { NEEDS_A_STATE, baseOf, header, provoke, setUri } = require('./provoke.cj
 
 /** The key id the examples name (`key_` and 16 hex digits). */
 const KEY_ID = /key_[0-9a-f]{16}/;
+/** The webhook endpoint id the examples name; each request that names it gets an endpoint of its own. */
+const ENDPOINT_ID = /we_[0-9a-f]{16}/;
 let base;
 
 async function send(transaction, method, path, body) {
@@ -26,6 +28,16 @@ async function createKey(transaction) {
   return id;
 }
 
+async function createEndpoint(transaction) {
+  return (await send(transaction, 'POST', '/webhook-endpoints', { url: 'https://crm.example.org/hooks/petstore' })).id;
+}
+
+/** An event the server recorded (the run starts on a database with a pet: see openapiTools.e2e.spec.ts). */
+async function anEventId(transaction) {
+  const response = await fetch(`${base}/events?limit=1`, { headers: { Authorization: header(transaction, 'Authorization') } });
+  return (await response.json()).events[0].id;
+}
+
 hooks.beforeAll((transactions, done) => {
   base = baseOf(transactions[0]);
   done();
@@ -37,6 +49,12 @@ hooks.beforeEach(async (transaction, done) => {
     provoke(transaction, NEEDS_A_STATE);
     if (transaction.skip) return done();
     const [path, query] = transaction.request.uri.split('?');
+    if (status === 404 && ENDPOINT_ID.test(path)) {
+      setUri(transaction, transaction.request.uri.replace(/^\/unknown\//, '/').replace(ENDPOINT_ID, 'we_0000000000000000'));
+    } else if (status !== 404 && ENDPOINT_ID.test(transaction.request.uri)) {
+      setUri(transaction, transaction.request.uri.replace(ENDPOINT_ID, await createEndpoint(transaction)));
+      if (status === 202) transaction.request.body = JSON.stringify({ eventId: await anEventId(transaction) });
+    }
     if (status === 404 && KEY_ID.test(path)) {
       setUri(transaction, transaction.request.uri.replace(/^\/unknown\//, '/').replace(KEY_ID, 'key_0000000000000000'));
     } else if (status !== 404 && KEY_ID.test(transaction.request.uri)) {

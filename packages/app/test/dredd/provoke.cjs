@@ -35,7 +35,7 @@ function provoke(transaction, skipped) {
   else if (status === 400) setUri(transaction, `${request.uri}${request.uri.includes('?') ? '&' : '?'}dredd=unknown`);
   else if (status === 401) setHeader(transaction, 'Authorization', 'Bearer not-the-credential');
   else if (status === 404) setUri(transaction, `/unknown${request.uri}`);
-  else if (status === 405) request.method = 'DELETE';
+  else if (status === 405) request.method = 'PUT';
   else if (status === 413) request.body = JSON.stringify({ name: 'x'.repeat(17 * 1024) });
   else if (status === 415) setHeader(transaction, 'Content-Type', 'text/plain');
   else if (status === 417) setHeader(transaction, 'Expect', 'something-else');

@@ -202,7 +202,17 @@ export const EventsSchema = {
   additionalProperties: false,
   required: ['events', 'nextCursor'],
   properties: { events: { type: 'array', items: EventSchema, maxItems: LIST_LIMIT.max }, nextCursor },
-  example: { events: [EVENT_EXAMPLE], nextCursor: null },
+  example: {
+    events: [
+      {
+        id: 'evt_019ab3c4d5e20001f0e1d2c3b4a5',
+        type: 'pet.created',
+        timestamp: '2026-11-25T09:00:00.000Z',
+        data: { id: 1, name: 'Rex', categoryId: 2, status: 'available', version: 1 },
+      },
+    ],
+    nextCursor: null,
+  },
 } as const satisfies JsonSchema;
 
 export const ResendSchema = {
