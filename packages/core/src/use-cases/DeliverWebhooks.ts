@@ -39,8 +39,8 @@ const succeeded = (response: WebhookResponse) => response.statusCode !== null &&
  * One round of the webhook worker: dispatches recorded events into deliveries, claims the due ones and makes one
  * attempt of each (in parallel), signed with the endpoint's secrets. A 2xx ends a delivery; anything else, or no
  * answer in time, is tried again on the retry schedule; `410 Gone` disables the endpoint at once, and so does the end
- * of the schedule (both audited, actor `system`). A claim lasts the timeout and a margin, so a delivery whose worker
- * died is attempted again by another (at least once).
+ * of the schedule (both audited, actor `system`). A claim lasts twice the timeout and a second, so a delivery whose
+ * worker died mid-attempt is attempted again, by any instance (at least once).
  */
 export class DeliverWebhooks {
   private readonly delays: readonly number[];
@@ -70,7 +70,7 @@ export class DeliverWebhooks {
     const { queue, clock } = this.ports;
     const now = clock.now();
     const dispatched = await queue.dispatch(now, this.batchSize);
-    const claimed = await queue.claim(now, new Date(now.getTime() + this.timeoutMs + 30_000), this.batchSize);
+    const claimed = await queue.claim(now, new Date(now.getTime() + 2 * this.timeoutMs + 1_000), this.batchSize);
     const endpoints = new Map<string, Promise<WebhookEndpoint | null>>();
     const endpointOf = (id: string) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!;
     const attempts = await Promise.all(claimed.map((delivery) => this.observer.attempt(delivery, () => this.attempt(delivery, endpointOf))));

@@ -1,0 +1,206 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { eventually, issueUnlimitedKey, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { startWebhookReceiver, type WebhookReceiver } from './testing/webhookReceiver.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'petstore-webhooks-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+const ADMIN_TOKEN = 'webhooks-e2e-admin-token-3c9f1a7e5b2d8c4f6a0e2b9d7c1f3a5e';
+// Retries a few tens of milliseconds apart and a worker that looks every 50 ms: the whole schedule in well under a second.
+const FAST = { WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
+
+type Json = Record<string, unknown>;
+
+async function admin(server: ServerProcess, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  const response = await fetch(`${server.adminUrl!}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: (response.status === 204 ? {} : await response.json()) as Json };
+}
+
+async function createPet(server: ServerProcess, key: string, name: string): Promise<Json> {
+  const response = await fetch(`${server.url}/pets`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as Json;
+}
+
+describe('webhooks from the built server, to a receiver on loopback that verifies them with standardwebhooks', () => {
+  const databaseUrl = `sqlite:${join(dir, 'webhooks.db')}`;
+  let key: string;
+  let receiver: WebhookReceiver;
+  // One server for the tests that do not restart it; each test subscribes a receiver of its own, which gets the
+  // events recorded after it subscribed.
+  let shared: ServerProcess;
+  let server: ServerProcess | undefined;
+  const start = async (env: Record<string, string> = {}) =>
+    (server = await spawnServer({ DATABASE_URL: databaseUrl, ADMIN_TOKEN, ADMIN_PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...FAST, ...env }));
+  const subscribe = async (running: ServerProcess, body: Json = {}) => {
+    const created = await admin(running, 'POST', '/webhook-endpoints', { url: receiver.url, ...body });
+    expect(created.status).toBe(201);
+    return created.json as Json & { id: string; secret: string };
+  };
+
+  beforeAll(async () => {
+    key = await issueUnlimitedKey(databaseUrl);
+    shared = await spawnServer({
+      DATABASE_URL: databaseUrl,
+      ADMIN_TOKEN,
+      ADMIN_PORT: '0',
+      METRICS_PORT: '0',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      ...FAST,
+    });
+  }, 30_000);
+  afterAll(() => shared.stop());
+  beforeEach(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+    await receiver.close();
+  });
+
+  it('delivers pet.created and pet.updated, signed, with the event id, the payload and the previous values', async () => {
+    const running = shared;
+    const { secret } = await subscribe(running);
+    const rex = await createPet(running, key, 'Rex');
+    const patched = await fetch(`${running.url}/pets/${String(rex['id'])}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({ status: 'pending' }),
+    });
+    expect(patched.status).toBe(200);
+    await eventually(() => receiver.received.length === 2);
+    const payloads = receiver.verifyAll(secret) as { type: string; data: Json }[];
+    const byType = Object.fromEntries(payloads.map((p) => [p.type, p]));
+    expect(byType['pet.created']).toEqual({ type: 'pet.created', timestamp: expect.any(String), data: { ...rex, version: 1 } });
+    expect(byType['pet.updated']).toEqual({
+      type: 'pet.updated',
+      timestamp: expect.any(String),
+      data: { ...rex, status: 'pending', version: 2, previous: { status: 'available' } },
+    });
+    const events = (await admin(running, 'GET', '/events?limit=2')).json['events'] as { id: string; type: string }[];
+    for (const { headers, body } of receiver.received) {
+      const type = (JSON.parse(body) as { type: string }).type;
+      expect(headers['webhook-id']).toBe(events.find((e) => e.type === type)!.id);
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+      expect(Math.abs(Number(headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    }
+  }, 60_000);
+
+  it('retries a receiver that fails, with the same webhook-id, until it recovers; the delivery log shows each attempt', async () => {
+    const running = shared;
+    const { id, secret } = await subscribe(running);
+    receiver.answer = (received) => (received.length <= 2 ? 503 : 204);
+    await createPet(running, key, 'Rex');
+    await eventually(() => receiver.received.length === 3);
+    receiver.verifyAll(secret);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    await eventually(async () => ((await admin(running, 'GET', `/webhook-endpoints/${id}/deliveries`)).json['attempts'] as unknown[]).length === 3);
+    const attempts = (await admin(running, 'GET', `/webhook-endpoints/${id}/deliveries`)).json['attempts'] as Json[];
+    expect(attempts.map((a) => [a['attempt'], a['statusCode'], a['succeeded']])).toEqual([
+      [3, 204, true],
+      [2, 503, false],
+      [1, 503, false],
+    ]);
+    expect((await admin(running, 'GET', `/webhook-endpoints/${id}`)).json).toMatchObject({ disabled: false });
+  }, 60_000);
+
+  it('disables an endpoint that answers 410 Gone, and one that fails for the whole schedule; both audited', async () => {
+    const running = shared;
+    const gone = await subscribe(running);
+    const failing = await admin(running, 'POST', '/webhook-endpoints', { url: receiver.url.replace('/hooks', '/failing') });
+    receiver.answer = (received) => (received.at(-1)!.path === '/failing' ? 500 : 410);
+    await createPet(running, key, 'Rex');
+    await eventually(async () => (await admin(running, 'GET', `/webhook-endpoints/${gone.id}`)).json['disabledReason'] === 'gone');
+    await eventually(
+      async () => (await admin(running, 'GET', `/webhook-endpoints/${String(failing.json['id'])}`)).json['disabledReason'] === 'failing',
+    );
+    const ids = [gone.id, failing.json['id']];
+    const actions = ((await admin(running, 'GET', '/audit-events?limit=100')).json['events'] as Json[]).filter(
+      (e) => e['action'] === 'webhook.disabled' && ids.includes(e['endpointId']),
+    );
+    expect(actions.map((e) => [e['actor'], e['endpointId']]).sort()).toEqual(
+      [
+        ['system', gone.id],
+        ['system', failing.json['id']],
+      ].sort(),
+    );
+    const seen = receiver.received.length;
+    await createPet(running, key, 'Max');
+    // Nothing more reaches either: the next event is dispatched to no enabled endpoint.
+    await eventually(async () => Number((await metrics(running)).match(/^petstore_webhook_queue_depth (\S+)$/m)?.[1]) === 0);
+    expect(receiver.received.length).toBe(seen);
+  }, 60_000);
+
+  it('serves the delivery metrics on /metrics', async () => {
+    const running = shared;
+    await subscribe(running);
+    await createPet(running, key, 'Rex');
+    await eventually(() => receiver.received.length === 1);
+    await eventually(async () => /^petstore_webhook_queue_depth 0$/m.test(await metrics(running)));
+    const text = await metrics(running);
+    expect(text).toMatch(/^petstore_webhook_attempts_total\{outcome="succeeded"\} [1-9]/m);
+    expect(text).toMatch(/^petstore_webhook_attempts_total\{outcome="failed"\} [1-9]/m);
+    expect(text).toMatch(/^petstore_webhook_lag_seconds 0$/m);
+    expect(text).toMatch(/^petstore_webhook_attempt_duration_seconds_count [1-9]/m);
+  }, 60_000);
+  it('delivers an event committed before a crash (SIGKILL mid-attempt) after the restart', async () => {
+    await shared.stop();
+    let running = await start({ WEBHOOK_TIMEOUT_MS: '300' });
+    const { secret } = await subscribe(running);
+    receiver.answer = () => 'hang';
+    const rex = await createPet(running, key, 'Rex');
+    await eventually(() => receiver.received.length === 1);
+    await running.stop('SIGKILL');
+    receiver.answer = () => 200;
+    running = await start({ WEBHOOK_TIMEOUT_MS: '300' });
+    await eventually(() => receiver.received.length >= 2);
+    const payloads = receiver.verifyAll(secret) as { data: Json }[];
+    expect(payloads.every((p) => p.data['id'] === rex['id'])).toBe(true);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  }, 60_000);
+});
+
+describe('webhook targets, without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'targets.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0' });
+  }, 30_000);
+  afterAll(() => server.stop());
+
+  it.each([
+    ['http://127.0.0.1:9/hooks'],
+    ['https://127.0.0.1/hooks'],
+    ['https://localhost/hooks'],
+    ['https://169.254.169.254/latest'],
+    ['https://[::1]/'],
+    ['https://10.1.2.3/'],
+    ['https://[::ffff:192.168.0.1]/'],
+  ])(
+    'refuses %s with 400 and stores nothing',
+    async (url) => {
+      const created = await admin(server, 'POST', '/webhook-endpoints', { url });
+      expect(created.status).toBe(400);
+      expect(created.json).toMatchObject({ code: 'validation_error', details: [expect.objectContaining({ field: 'url' })] });
+      expect((await admin(server, 'GET', '/webhook-endpoints')).json['endpoints']).toEqual([]);
+    },
+    30_000,
+  );
+});
+
+async function metrics(server: ServerProcess): Promise<string> {
+  const port = /metrics on port (\d+)/.exec(server.output())?.[1];
+  return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+}
