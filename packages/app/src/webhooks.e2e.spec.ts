@@ -4,35 +4,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { eventually, issueUnlimitedKey, spawnServer, type ServerProcess } from '@petstore/test-support';
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhookReceiver.js';
+import { ADMIN_TOKEN, admin, createPet, FAST_WEBHOOKS, type Json } from './testing/webhookScenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-webhooks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-
-const ADMIN_TOKEN = 'webhooks-e2e-admin-token-3c9f1a7e5b2d8c4f6a0e2b9d7c1f3a5e';
-// Retries a few tens of milliseconds apart and a worker that looks every 50 ms: the whole schedule in well under a second.
-const FAST = { WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
-
-type Json = Record<string, unknown>;
-
-async function admin(server: ServerProcess, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const response = await fetch(`${server.adminUrl!}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (response.status === 204 ? {} : await response.json()) as Json };
-}
-
-async function createPet(server: ServerProcess, key: string, name: string): Promise<Json> {
-  const response = await fetch(`${server.url}/pets`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 1 }),
-  });
-  expect(response.status).toBe(201);
-  return (await response.json()) as Json;
-}
 
 describe('webhooks from the built server, to a receiver on loopback that verifies them with standardwebhooks', () => {
   const databaseUrl = `sqlite:${join(dir, 'webhooks.db')}`;
@@ -42,8 +17,7 @@ describe('webhooks from the built server, to a receiver on loopback that verifie
   // events recorded after it subscribed.
   let shared: ServerProcess;
   let server: ServerProcess | undefined;
-  const start = async (env: Record<string, string> = {}) =>
-    (server = await spawnServer({ DATABASE_URL: databaseUrl, ADMIN_TOKEN, ADMIN_PORT: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...FAST, ...env }));
+  const start = async (env: Record<string, string> = {}) => (server = await spawnServer({ DATABASE_URL: databaseUrl, ...FAST_WEBHOOKS, ...env }));
   const subscribe = async (running: ServerProcess, body: Json = {}) => {
     const created = await admin(running, 'POST', '/webhook-endpoints', { url: receiver.url, ...body });
     expect(created.status).toBe(201);
@@ -52,14 +26,7 @@ describe('webhooks from the built server, to a receiver on loopback that verifie
 
   beforeAll(async () => {
     key = await issueUnlimitedKey(databaseUrl);
-    shared = await spawnServer({
-      DATABASE_URL: databaseUrl,
-      ADMIN_TOKEN,
-      ADMIN_PORT: '0',
-      METRICS_PORT: '0',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      ...FAST,
-    });
+    shared = await spawnServer({ DATABASE_URL: databaseUrl, METRICS_PORT: '0', ...FAST_WEBHOOKS });
   }, 30_000);
   afterAll(() => shared.stop());
   beforeEach(async () => {

@@ -70,7 +70,7 @@ describe('webhooks in the admin API', () => {
       'webhook.updated',
       'webhook.created',
     ]);
-    expect(JSON.stringify(await trail())).not.toContain((rotated.json as Json)['secret'] as string);
+    expect(JSON.stringify(await trail())).not.toContain((rotated.json as Json)['secret']);
   });
 
   it('lists the events of changes newest first, delivers them, shows the delivery log and resends one', async () => {

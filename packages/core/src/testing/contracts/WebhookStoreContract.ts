@@ -63,18 +63,18 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
         anEndpoint({ eventTypes: ['pet.updated'], previousSecret: 'whsec_b2xk', previousSecretExpiresAt: t0 }),
         anEndpoint(),
       ];
-      for (const endpoint of [c, a, b]) await h.endpoints.create(endpoint!);
-      expect(await h.endpoints.findById(b!.id)).toEqual(b);
+      for (const endpoint of [c, a, b]) await h.endpoints.create(endpoint);
+      expect(await h.endpoints.findById(b.id)).toEqual(b);
       expect(await h.endpoints.findById('we_ffffffffffffffff')).toBeNull();
       expect(await h.endpoints.list({ after: null, limit: 2 })).toEqual([a, b]);
-      expect(await h.endpoints.list({ after: { at: b!.createdAt, id: b!.id }, limit: 2 })).toEqual([c]);
-      const changed = { ...a!, url: 'https://elsewhere.example.com/', disabled: true, disabledReason: 'gone' as const };
+      expect(await h.endpoints.list({ after: { at: b.createdAt, id: b.id }, limit: 2 })).toEqual([c]);
+      const changed = { ...a, url: 'https://elsewhere.example.com/', disabled: true, disabledReason: 'gone' as const };
       expect(await h.endpoints.save(changed)).toBe(true);
-      expect(await h.endpoints.findById(a!.id)).toEqual(changed);
+      expect(await h.endpoints.findById(a.id)).toEqual(changed);
       expect(await h.endpoints.save(anEndpoint())).toBe(false);
-      expect(await h.endpoints.delete(a!.id)).toBe(true);
-      expect(await h.endpoints.delete(a!.id)).toBe(false);
-      expect(await h.endpoints.findById(a!.id)).toBeNull();
+      expect(await h.endpoints.delete(a.id)).toBe(true);
+      expect(await h.endpoints.delete(a.id)).toBe(false);
+      expect(await h.endpoints.findById(a.id)).toBeNull();
     });
 
     it('dispatches each event once, to the enabled endpoints subscribed to its type', async () => {
