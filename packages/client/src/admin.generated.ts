@@ -196,6 +196,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every webhook endpoint, oldest first, disabled ones included. Never a secret.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Registers a URL to receive the events of the given types (default: all) as signed POSTs (Standard Webhooks). The URL must be `https` and must not resolve to a loopback, private, link-local or metadata address. The answer is the only one that shows the signing secret, as `secret`. Audited as `webhook.created`.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        /**
+         * The methods /webhook-endpoints answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsWebhookEndpoints"];
+        /**
+         * List webhook endpoints (headers only)
+         * @description The headers `GET` would answer with, without the body. Every webhook endpoint, oldest first, disabled ones included. Never a secret.
+         */
+        head: operations["listWebhookEndpointsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One endpoint, with why it is disabled if it is. Never its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes an endpoint; its pending deliveries are dropped (its delivery log is kept). Audited as `webhook.deleted`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        /**
+         * The methods /webhook-endpoints/{endpointId} answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsWebhookEndpointsEndpointId"];
+        /**
+         * Get a webhook endpoint (headers only)
+         * @description The headers `GET` would answer with, without the body. One endpoint, with why it is disabled if it is. Never its secret.
+         */
+        head: operations["getWebhookEndpointHead"];
+        /**
+         * Update a webhook endpoint
+         * @description Changes an endpoint's URL (checked like a new one's), event types, description or `disabled`; the fields not sent stay as they are. Enabling an endpoint clears why it was disabled; deliveries that failed meanwhile can be sent again with resendWebhookEvent. Audited as `webhook.updated` with each changed field.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook endpoint
+         * @description Issues a new signing secret. For 24 hours every delivery carries two signatures in `webhook-signature`, one per secret, so the receiver can switch to the new one at its own pace; a secret replaced by an earlier rotation stops at once. The answer is the only one that shows the new secret. Audited as `webhook.secret_rotated` (without either secret).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        /**
+         * The methods /webhook-endpoints/{endpointId}/rotate-secret answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsWebhookEndpointsEndpointIdRotateSecret"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the delivery attempts of a webhook endpoint
+         * @description Every attempt to deliver an event to the endpoint, newest first: when, the status code, how long, why it failed, the start of the answer.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods /webhook-endpoints/{endpointId}/deliveries answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsWebhookEndpointsEndpointIdDeliveries"];
+        /**
+         * List the delivery attempts of a webhook endpoint (headers only)
+         * @description The headers `GET` would answer with, without the body. Every attempt to deliver an event to the endpoint, newest first: when, the status code, how long, why it failed, the start of the answer.
+         */
+        head: operations["listWebhookDeliveriesHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event to a webhook endpoint again
+         * @description Queues a new delivery of one recorded event to this endpoint, attempted at once and retried like any other, with the same `webhook-id` as before (a receiver that already has it can drop it). The endpoint must be enabled.
+         */
+        post: operations["resendWebhookEvent"];
+        delete?: never;
+        /**
+         * The methods /webhook-endpoints/{endpointId}/resend answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsWebhookEndpointsEndpointIdResend"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description Every change to an animal, newest first: `pet.created` and `pet.updated`, each with the payload its webhooks carry. Each is recorded in the same transaction as its change.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods /events answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsEvents"];
+        /**
+         * List events (headers only)
+         * @description The headers `GET` would answer with, without the body. Every change to an animal, newest first: `pet.created` and `pet.updated`, each with the payload its webhooks carry. Each is recorded in the same transaction as its change.
+         */
+        head: operations["listEventsHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -568,7 +740,7 @@ export interface components {
             lastUsedAt: string | null;
         };
         /**
-         * @description One administrative action on one key. Never a secret.
+         * @description One administrative action on one key (`keyId`) or one webhook endpoint (`endpointId`). Never a secret.
          * @example {
          *       "id": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
          *       "at": "2026-11-25T10:00:00.000Z",
@@ -591,13 +763,16 @@ export interface components {
              */
             at: string;
             /**
-             * @description `cli`, `admin-api`, or `system` (the first-run key).
+             * @description `cli`, `admin-api`, or `system` (the first-run key; an endpoint disabled by its deliveries).
              * @enum {string}
              */
             actor: "cli" | "admin-api" | "system";
             /** @enum {string} */
-            action: "key.created" | "key.updated" | "key.rotated" | "key.revoked" | "key.unbanned";
-            keyId: string;
+            action: "key.created" | "key.updated" | "key.rotated" | "key.revoked" | "key.unbanned" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled";
+            /** @description The key acted on (`key.*` actions). */
+            keyId?: string;
+            /** @description The webhook endpoint acted on (`webhook.*` actions). */
+            endpointId?: string;
             /** @description Each changed field, before and after; empty when nothing changed. */
             changes: {
                 [key: string]: {
@@ -631,6 +806,361 @@ export interface components {
             events: components["schemas"]["AuditEvent"][];
             /** @description Pass as `cursor` for the next (older) page; null on the last one. */
             nextCursor: string | null;
+        };
+        /**
+         * @description A webhook endpoint, never its secret.
+         * @example {
+         *       "id": "we_5c2a9e0b7d1f4a36",
+         *       "url": "https://crm.example.org/hooks/petstore",
+         *       "eventTypes": [
+         *         "pet.created",
+         *         "pet.updated"
+         *       ],
+         *       "description": "CRM",
+         *       "disabled": false,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-11-25T10:00:00.000Z",
+         *       "previousSecretExpiresAt": null
+         *     }
+         */
+        WebhookEndpoint: {
+            id: string;
+            /**
+             * Format: uri
+             * @description Where events are POSTed: `https`, and a host that resolves to public addresses only (checked when set and at each delivery), unless the server runs with `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`.
+             */
+            url: string;
+            /**
+             * @description The event types the endpoint receives.
+             * @example [
+             *       "pet.created",
+             *       "pet.updated"
+             *     ]
+             */
+            eventTypes: ("pet.created" | "pet.updated")[];
+            /** @description For people; may be empty. */
+            description: string;
+            /** @description A disabled endpoint is sent nothing until enabled again. */
+            disabled: boolean;
+            /**
+             * @description `manual` (an operator), `gone` (its receiver answered `410`), `failing` (every attempt of a delivery failed for the whole retry schedule); null while enabled.
+             * @enum {string|null}
+             */
+            disabledReason: "manual" | "gone" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Until when the secret replaced by the last rotation still signs beside the new one; null: never rotated.
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        /**
+         * @description An endpoint and its signing secret: the only answer that shows the secret.
+         * @example {
+         *       "id": "we_5c2a9e0b7d1f4a36",
+         *       "url": "https://crm.example.org/hooks/petstore",
+         *       "eventTypes": [
+         *         "pet.created",
+         *         "pet.updated"
+         *       ],
+         *       "description": "CRM",
+         *       "disabled": false,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-11-25T10:00:00.000Z",
+         *       "previousSecretExpiresAt": null,
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
+        IssuedWebhookEndpoint: {
+            id: string;
+            /**
+             * Format: uri
+             * @description Where events are POSTed: `https`, and a host that resolves to public addresses only (checked when set and at each delivery), unless the server runs with `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`.
+             */
+            url: string;
+            /**
+             * @description The event types the endpoint receives.
+             * @example [
+             *       "pet.created",
+             *       "pet.updated"
+             *     ]
+             */
+            eventTypes: ("pet.created" | "pet.updated")[];
+            /** @description For people; may be empty. */
+            description: string;
+            /** @description A disabled endpoint is sent nothing until enabled again. */
+            disabled: boolean;
+            /**
+             * @description `manual` (an operator), `gone` (its receiver answered `410`), `failing` (every attempt of a delivery failed for the whole retry schedule); null while enabled.
+             * @enum {string|null}
+             */
+            disabledReason: "manual" | "gone" | "failing" | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Until when the secret replaced by the last rotation still signs beside the new one; null: never rotated.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description The Standard Webhooks signing secret: `whsec_` and the base64 of 24 random bytes. Verify signatures with it. */
+            secret: string;
+        };
+        /**
+         * @description An endpoint to create: `url` is required; it receives every event type unless `eventTypes` says otherwise.
+         * @example {
+         *       "url": "https://crm.example.org/hooks/petstore",
+         *       "eventTypes": [
+         *         "pet.created"
+         *       ],
+         *       "description": "CRM"
+         *     }
+         */
+        NewWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: `https`, and a host that resolves to public addresses only (checked when set and at each delivery), unless the server runs with `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`.
+             */
+            url: string;
+            /**
+             * @description The event types the endpoint receives.
+             * @example [
+             *       "pet.created",
+             *       "pet.updated"
+             *     ]
+             */
+            eventTypes?: ("pet.created" | "pet.updated")[];
+            /** @description For people; may be empty. */
+            description?: string;
+        };
+        /**
+         * @description The settings to change (at least one).
+         * @example {
+         *       "disabled": false
+         *     }
+         */
+        WebhookEndpointUpdate: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed: `https`, and a host that resolves to public addresses only (checked when set and at each delivery), unless the server runs with `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`.
+             */
+            url?: string;
+            /**
+             * @description The event types the endpoint receives.
+             * @example [
+             *       "pet.created",
+             *       "pet.updated"
+             *     ]
+             */
+            eventTypes?: ("pet.created" | "pet.updated")[];
+            /** @description For people; may be empty. */
+            description?: string;
+            /** @description true: send it nothing; false: enable it again (also after `gone` or `failing`). */
+            disabled?: boolean;
+        };
+        /**
+         * @description One page of webhook endpoints, oldest first.
+         * @example {
+         *       "endpoints": [
+         *         {
+         *           "id": "we_5c2a9e0b7d1f4a36",
+         *           "url": "https://crm.example.org/hooks/petstore",
+         *           "eventTypes": [
+         *             "pet.created",
+         *             "pet.updated"
+         *           ],
+         *           "description": "CRM",
+         *           "disabled": false,
+         *           "disabledReason": null,
+         *           "createdAt": "2026-11-25T10:00:00.000Z",
+         *           "previousSecretExpiresAt": null
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        WebhookEndpoints: {
+            endpoints: components["schemas"]["WebhookEndpoint"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description One attempt to deliver one event to the endpoint.
+         * @example {
+         *       "deliveryId": 42,
+         *       "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
+         *       "endpointId": "we_5c2a9e0b7d1f4a36",
+         *       "attempt": 2,
+         *       "at": "2026-11-25T10:00:05.120Z",
+         *       "statusCode": 503,
+         *       "durationMs": 84,
+         *       "error": "the receiver answered 503",
+         *       "responseBody": "upstream unavailable",
+         *       "succeeded": false
+         *     }
+         */
+        DeliveryAttempt: {
+            /** @description The delivery (one event to one endpoint; a resend is another). */
+            deliveryId: number;
+            /** @description The event, also sent as `webhook-id`. */
+            eventId: string;
+            endpointId: string;
+            /** @description 1 for the first try of the delivery. */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             */
+            at: string;
+            /** @description The receiver's status; null when it did not answer. */
+            statusCode: number | null;
+            durationMs: number;
+            /** @description Why it failed; null on success. */
+            error: string | null;
+            /** @description The start of the answer (at most 1024 characters). */
+            responseBody: string | null;
+            /** @description A 2xx answer. */
+            succeeded: boolean;
+        };
+        /**
+         * @description One page of the endpoint's delivery log, newest first.
+         * @example {
+         *       "attempts": [
+         *         {
+         *           "deliveryId": 42,
+         *           "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
+         *           "endpointId": "we_5c2a9e0b7d1f4a36",
+         *           "attempt": 2,
+         *           "at": "2026-11-25T10:00:05.120Z",
+         *           "statusCode": 503,
+         *           "durationMs": 84,
+         *           "error": "the receiver answered 503",
+         *           "responseBody": "upstream unavailable",
+         *           "succeeded": false
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        DeliveryAttempts: {
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A change to an animal, with the payload its webhooks carry (`type`, `timestamp`, `data`).
+         * @example {
+         *       "id": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
+         *       "type": "pet.updated",
+         *       "timestamp": "2026-11-25T10:00:00.000Z",
+         *       "data": {
+         *         "id": 1,
+         *         "name": "Rex",
+         *         "categoryId": 2,
+         *         "status": "sold",
+         *         "version": 3,
+         *         "previous": {
+         *           "status": "pending"
+         *         }
+         *       }
+         *     }
+         */
+        Event: {
+            /** @description `evt_...`: the `webhook-id` of its deliveries. */
+            id: string;
+            /** @enum {string} */
+            type: "pet.created" | "pet.updated";
+            /**
+             * Format: date-time
+             * @description When the change was made.
+             */
+            timestamp: string;
+            /** @description The animal as the change left it, with its `version` (1 when created, one more with each change); for `pet.updated`, `previous` holds the values before it of the fields it changed. */
+            data: {
+                /**
+                 * Format: int64
+                 * @description Assigned by the service on creation.
+                 */
+                id: number;
+                /** @description At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters). */
+                name: string;
+                /**
+                 * Format: int64
+                 * @description The category the animal belongs to.
+                 */
+                categoryId: number;
+                /**
+                 * @description Availability of the animal.
+                 * @example available
+                 * @enum {string}
+                 */
+                status: "available" | "pending" | "sold";
+                version: number;
+                previous?: {
+                    name?: string;
+                    /**
+                     * Format: int64
+                     * @description The category the animal belongs to.
+                     */
+                    categoryId?: number;
+                    /** @enum {string} */
+                    status?: "available" | "pending" | "sold";
+                };
+            };
+        };
+        /**
+         * @description One page of events, newest first.
+         * @example {
+         *       "events": [
+         *         {
+         *           "id": "evt_019ab3c4d5e20001f0e1d2c3b4a5",
+         *           "type": "pet.created",
+         *           "timestamp": "2026-11-25T09:00:00.000Z",
+         *           "data": {
+         *             "id": 1,
+         *             "name": "Rex",
+         *             "categoryId": 2,
+         *             "status": "available",
+         *             "version": 1
+         *           }
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        Events: {
+            events: components["schemas"]["Event"][];
+            /** @description Pass as `cursor` for the next page; null on the last one. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description The event to send to the endpoint again.
+         * @example {
+         *       "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6"
+         *     }
+         */
+        Resend: {
+            /** @description An event id (`evt_...`) from listEvents or the delivery log. */
+            eventId: string;
+        };
+        /**
+         * @description The new delivery, attempted at once by the worker.
+         * @example {
+         *       "deliveryId": 43,
+         *       "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
+         *       "endpointId": "we_5c2a9e0b7d1f4a36"
+         *     }
+         */
+        ResendAccepted: {
+            deliveryId: number;
+            eventId: string;
+            endpointId: string;
         };
         /**
          * @description The body of every error answer.
@@ -3404,6 +3934,2599 @@ export interface operations {
                  * @example key_3f0c9a5e1b2d4c6f
                  */
                 keyId?: string;
+                /**
+                 * @description Items per page, 1 to 100; default 20.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `nextCursor`.
+                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Items per page, 1 to 100; default 20.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `nextCursor`.
+                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "endpoints": [
+                     *         {
+                     *           "id": "we_5c2a9e0b7d1f4a36",
+                     *           "url": "https://crm.example.org/hooks/petstore",
+                     *           "eventTypes": [
+                     *             "pet.created",
+                     *             "pet.updated"
+                     *           ],
+                     *           "description": "CRM",
+                     *           "disabled": false,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-11-25T10:00:00.000Z",
+                     *           "previousSecretExpiresAt": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoints"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The new endpoint. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://crm.example.org/hooks/petstore",
+                 *       "eventTypes": [
+                 *         "pet.created"
+                 *       ],
+                 *       "description": "CRM"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, and its secret as `secret`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5c2a9e0b7d1f4a36",
+                     *       "url": "https://crm.example.org/hooks/petstore",
+                     *       "eventTypes": [
+                     *         "pet.created",
+                     *         "pet.updated"
+                     *       ],
+                     *       "description": "CRM",
+                     *       "disabled": false,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-25T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null,
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuedWebhookEndpoint"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes (after decompression). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: POST, GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookEndpointsHead: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Items per page, 1 to 100; default 20.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `nextCursor`.
+                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5c2a9e0b7d1f4a36",
+                     *       "url": "https://crm.example.org/hooks/petstore",
+                     *       "eventTypes": [
+                     *         "pet.created",
+                     *         "pet.updated"
+                     *       ],
+                     *       "description": "CRM",
+                     *       "disabled": false,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-25T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsWebhookEndpointsEndpointId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, PATCH, DELETE, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    getWebhookEndpointHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The settings to change. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "disabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5c2a9e0b7d1f4a36",
+                     *       "url": "https://crm.example.org/hooks/petstore",
+                     *       "eventTypes": [
+                     *         "pet.created",
+                     *         "pet.updated"
+                     *       ],
+                     *       "description": "CRM",
+                     *       "disabled": false,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-25T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes (after decompression). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, and its new secret as `secret`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5c2a9e0b7d1f4a36",
+                     *       "url": "https://crm.example.org/hooks/petstore",
+                     *       "eventTypes": [
+                     *         "pet.created",
+                     *         "pet.updated"
+                     *       ],
+                     *       "description": "CRM",
+                     *       "disabled": false,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-11-25T10:00:00.000Z",
+                     *       "previousSecretExpiresAt": null,
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuedWebhookEndpoint"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsWebhookEndpointsEndpointIdRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: POST, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Items per page, 1 to 100; default 20.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `nextCursor`.
+                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attempts": [
+                     *         {
+                     *           "deliveryId": 42,
+                     *           "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
+                     *           "endpointId": "we_5c2a9e0b7d1f4a36",
+                     *           "attempt": 2,
+                     *           "at": "2026-11-25T10:00:05.120Z",
+                     *           "statusCode": 503,
+                     *           "durationMs": 84,
+                     *           "error": "the receiver answered 503",
+                     *           "responseBody": "upstream unavailable",
+                     *           "succeeded": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryAttempts"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsWebhookEndpointsEndpointIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveriesHead: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Items per page, 1 to 100; default 20.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `nextCursor`.
+                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The event to send again. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Resend"];
+            };
+        };
+        responses: {
+            /** @description The delivery, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deliveryId": 43,
+                     *       "eventId": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
+                     *       "endpointId": "we_5c2a9e0b7d1f4a36"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResendAccepted"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes (after decompression). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsWebhookEndpointsEndpointIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id (`we_...`), as createWebhookEndpoint and listWebhookEndpoints answer it.
+                 * @example we_5c2a9e0b7d1f4a36
+                 */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: POST, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Items per page, 1 to 100; default 20.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The previous page's `nextCursor`.
+                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "evt_019ab3c4d5e20001f0e1d2c3b4a5",
+                     *           "type": "pet.created",
+                     *           "timestamp": "2026-11-25T09:00:00.000Z",
+                     *           "data": {
+                     *             "id": 1,
+                     *             "name": "Rex",
+                     *             "categoryId": 2,
+                     *             "status": "available",
+                     *             "version": 1
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    listEventsHead: {
+        parameters: {
+            query?: {
                 /**
                  * @description Items per page, 1 to 100; default 20.
                  * @example 20

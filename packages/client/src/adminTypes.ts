@@ -18,6 +18,29 @@ export type AuditEvent = components['schemas']['AuditEvent'];
 /** One page of listAuditEvents. */
 export type AuditEventPage = components['schemas']['AuditEvents'];
 
+/** A webhook endpoint as the admin API shows it: never its secret. */
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+/** A webhook endpoint and its signing secret (`secret`), as createWebhookEndpoint and rotateWebhookSecret answer it. */
+export type IssuedWebhookEndpoint = components['schemas']['IssuedWebhookEndpoint'];
+/** The body of createWebhookEndpoint: `url` required. */
+export type NewWebhookEndpoint = components['schemas']['NewWebhookEndpoint'];
+/** The body of updateWebhookEndpoint: the settings to change. */
+export type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];
+/** One page of listWebhookEndpoints. */
+export type WebhookEndpointPage = components['schemas']['WebhookEndpoints'];
+/** One attempt of a delivery, as the delivery log shows it. */
+export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
+/** One page of listWebhookDeliveries. */
+export type DeliveryAttemptPage = components['schemas']['DeliveryAttempts'];
+/** A recorded event, with the payload its webhooks carry. */
+export type StoreEvent = components['schemas']['Event'];
+/** One page of listEvents. */
+export type StoreEventPage = components['schemas']['Events'];
+/** What resendWebhookEvent answers: the new delivery. */
+export type ResendAccepted = components['schemas']['ResendAccepted'];
+
 export type ListKeysQuery = NonNullable<operations['listKeys']['parameters']['query']>;
 export type KeyUsageQuery = NonNullable<operations['getKeyUsage']['parameters']['query']>;
 export type ListAuditEventsQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
+/** `limit` and `cursor` of the webhook listings and listEvents. */
+export type PageQuery = NonNullable<operations['listEvents']['parameters']['query']>;

@@ -3,13 +3,22 @@ import type {
   ApiKeyPage,
   ApiKeyUpdate,
   AuditEventPage,
+  DeliveryAttemptPage,
   IssuedApiKey,
+  IssuedWebhookEndpoint,
   KeyUsage,
   KeyUsageQuery,
   ListAuditEventsQuery,
   ListKeysQuery,
   NewApiKey,
+  NewWebhookEndpoint,
+  PageQuery,
+  ResendAccepted,
   Rotation,
+  StoreEventPage,
+  WebhookEndpoint,
+  WebhookEndpointPage,
+  WebhookEndpointUpdate,
 } from './adminTypes.js';
 import { resolveOptions, type CallOptions, type ClientOptions } from './options.js';
 import { OPEN_GATE, sendRequest, type RequestSpec } from './sendRequest.js';
@@ -48,6 +57,24 @@ export interface AdminClient {
   getKeyUsage(keyId: string, query?: KeyUsageQuery, options?: CallOptions): Promise<KeyUsage>;
   /** `GET /audit-events`: newest first, of every key or of one (`keyId`). */
   listAuditEvents(query?: ListAuditEventsQuery, options?: CallOptions): Promise<AuditEventPage>;
+  /** `POST /webhook-endpoints`: a new endpoint; the answer's `secret` is shown this once. Sent once. */
+  createWebhookEndpoint(endpoint: NewWebhookEndpoint, options?: CallOptions): Promise<IssuedWebhookEndpoint>;
+  /** `GET /webhook-endpoints`: a page of endpoints, oldest first. */
+  listWebhookEndpoints(query?: PageQuery, options?: CallOptions): Promise<WebhookEndpointPage>;
+  /** `GET /webhook-endpoints/{endpointId}`. */
+  getWebhookEndpoint(endpointId: string, options?: CallOptions): Promise<WebhookEndpoint>;
+  /** `PATCH /webhook-endpoints/{endpointId}`: changes the settings given (`disabled: false` enables it again). */
+  updateWebhookEndpoint(endpointId: string, changes: WebhookEndpointUpdate, options?: CallOptions): Promise<WebhookEndpoint>;
+  /** `DELETE /webhook-endpoints/{endpointId}`. Sent once (a repeat would answer 404). */
+  deleteWebhookEndpoint(endpointId: string, options?: CallOptions): Promise<void>;
+  /** `POST /webhook-endpoints/{endpointId}/rotate-secret`: a new `secret`; the old one signs too for 24 hours. Sent once. */
+  rotateWebhookSecret(endpointId: string, options?: CallOptions): Promise<IssuedWebhookEndpoint>;
+  /** `GET /webhook-endpoints/{endpointId}/deliveries`: the delivery log, newest first. */
+  listWebhookDeliveries(endpointId: string, query?: PageQuery, options?: CallOptions): Promise<DeliveryAttemptPage>;
+  /** `POST /webhook-endpoints/{endpointId}/resend`: the event again, with the same `webhook-id`. Sent once. */
+  resendWebhookEvent(endpointId: string, eventId: string, options?: CallOptions): Promise<ResendAccepted>;
+  /** `GET /events`: the recorded events, newest first. */
+  listEvents(query?: PageQuery, options?: CallOptions): Promise<StoreEventPage>;
 }
 
 function queryOf(query: Readonly<Record<string, string | number | undefined>>): URLSearchParams {
@@ -57,6 +84,7 @@ function queryOf(query: Readonly<Record<string, string | number | undefined>>): 
 }
 
 const keyPath = (keyId: string, action = '') => `/keys/${encodeURIComponent(keyId)}${action}`;
+const endpointPath = (endpointId: string, action = '') => `/webhook-endpoints/${encodeURIComponent(endpointId)}${action}`;
 
 /** A client of the admin API, for one admin token. */
 export function createAdminClient({ adminToken, ...clientOptions }: AdminClientOptions): AdminClient {
@@ -87,5 +115,22 @@ export function createAdminClient({ adminToken, ...clientOptions }: AdminClientO
     getKeyUsage: (keyId, query = {}, call) =>
       send({ operation: 'getKeyUsage', method: 'GET', path: keyPath(keyId, '/usage'), query: queryOf(query) }, call),
     listAuditEvents: (query = {}, call) => send({ operation: 'listAuditEvents', method: 'GET', path: '/audit-events', query: queryOf(query) }, call),
+    createWebhookEndpoint: (endpoint, call) =>
+      send({ operation: 'createWebhookEndpoint', method: 'POST', path: '/webhook-endpoints', body: endpoint, once: true }, call),
+    listWebhookEndpoints: (query = {}, call) =>
+      send({ operation: 'listWebhookEndpoints', method: 'GET', path: '/webhook-endpoints', query: queryOf(query) }, call),
+    getWebhookEndpoint: (endpointId, call) => send({ operation: 'getWebhookEndpoint', method: 'GET', path: endpointPath(endpointId) }, call),
+    updateWebhookEndpoint: (endpointId, changes, call) =>
+      send({ operation: 'updateWebhookEndpoint', method: 'PATCH', path: endpointPath(endpointId), body: changes }, call),
+    deleteWebhookEndpoint: async (endpointId, call) => {
+      await send({ operation: 'deleteWebhookEndpoint', method: 'DELETE', path: endpointPath(endpointId), once: true }, call);
+    },
+    rotateWebhookSecret: (endpointId, call) =>
+      send({ operation: 'rotateWebhookSecret', method: 'POST', path: endpointPath(endpointId, '/rotate-secret'), once: true }, call),
+    listWebhookDeliveries: (endpointId, query = {}, call) =>
+      send({ operation: 'listWebhookDeliveries', method: 'GET', path: endpointPath(endpointId, '/deliveries'), query: queryOf(query) }, call),
+    resendWebhookEvent: (endpointId, eventId, call) =>
+      send({ operation: 'resendWebhookEvent', method: 'POST', path: endpointPath(endpointId, '/resend'), body: { eventId }, once: true }, call),
+    listEvents: (query = {}, call) => send({ operation: 'listEvents', method: 'GET', path: '/events', query: queryOf(query) }, call),
   };
 }

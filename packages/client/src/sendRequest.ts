@@ -8,7 +8,7 @@ import { sleep } from './sleep.js';
 
 export interface RequestSpec {
   operation: string;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Relative to the base URL: `/pets`. */
   path: string;
   query?: URLSearchParams;
@@ -167,7 +167,8 @@ export async function sendRequest<T>(options: ResolvedOptions, keyGate: Gate, sp
       retryAfterMs = readRetryAfterMs(response.headers, receivedAtMs);
       if (response.ok) {
         gate.leave({ receivedAtMs, rateLimit });
-        const body = parseJson(attempt.text);
+        // 204 No Content (a deletion) has no body to read.
+        const body = response.status === 204 ? null : parseJson(attempt.text);
         if (body === undefined)
           throw new PetstoreError({ code: 'unexpected_response', status: response.status, message: 'The answer is not JSON', requestId });
         return { body: body as T, headers: response.headers };
