@@ -6,6 +6,7 @@ import { eventually, nextLink, runCli, spawnServer, type ServerProcess } from '@
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, postPet } from './testing/api.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testing/otlpReceiver.js';
+import { startWebhookReceiver } from './testing/webhookReceiver.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-tracing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -56,6 +57,7 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
       BAN_STRIKE_INTERVAL_SECONDS: '0',
       ADMIN_TOKEN,
       ADMIN_PORT: '0',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       ...tracingEnv(receiver),
     });
     key = server.firstRunKey!;
@@ -229,6 +231,36 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
       .split('\n')
       .filter((line) => line.startsWith('{'));
     expect(logLines.filter((line) => line.includes(key) || line.includes(ADMIN_TOKEN))).toEqual([]);
+  }, 60_000);
+
+  it('exports a span per webhook delivery attempt, parent of the POST to the receiver', async () => {
+    const webhooks = await startWebhookReceiver();
+    try {
+      const created = await fetch(`${server.adminUrl!}/webhook-endpoints`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: webhooks.url }),
+      });
+      const endpoint = (await created.json()) as { id: string };
+      expect((await postPet(server, key, 'Hooked')).status).toBe(201);
+      await eventually(() => webhooks.received.length === 1);
+      const eventId = String(webhooks.received[0]!.headers['webhook-id']);
+      const span = await eventually(
+        () => receiver.spans().find((s) => s.name === 'webhook deliver' && s.attributes['petstore.webhook.event_id'] === eventId),
+        {
+          timeoutMs: 30_000,
+        },
+      );
+      expect(span.attributes).toMatchObject({
+        'petstore.webhook.endpoint_id': endpoint.id,
+        'petstore.webhook.attempt': 1,
+        'http.response.status_code': 200,
+      });
+      const post = await eventually(() => childrenOf(receiver, span).find((child) => child.kind === CLIENT), { timeoutMs: 30_000 });
+      expect(post.attributes['http.request.method'] ?? post.attributes['http.method']).toBe('POST');
+    } finally {
+      await webhooks.close();
+    }
   }, 60_000);
 
   it('exports the spans still batched when stopped with SIGTERM', async () => {

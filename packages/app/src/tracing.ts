@@ -99,7 +99,8 @@ function webhookDeliveries(): DeliveryObserver {
         'petstore.webhook.endpoint_id': delivery.endpointId,
         'petstore.webhook.delivery_id': delivery.id,
       };
-      return tracer.startActiveSpan('webhook deliver', { kind: SpanKind.PRODUCER, attributes }, async (span) => {
+      // A trace of its own: the round may have been woken inside the request that made the change.
+      return tracer.startActiveSpan('webhook deliver', { kind: SpanKind.PRODUCER, attributes, root: true }, async (span) => {
         try {
           const attempt = await run();
           span.setAttribute('petstore.webhook.attempt', attempt.attempt);

@@ -2,14 +2,14 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
-export interface ReceivedWebhook {
+interface ReceivedWebhook {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
 
 /** What the receiver answers a webhook: a status, or `hang` (never answer). */
-export type ReceiverAnswer = number | 'hang';
+type ReceiverAnswer = number | 'hang';
 
 export interface WebhookReceiver {
   url: string;

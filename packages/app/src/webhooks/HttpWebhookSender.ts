@@ -1,5 +1,6 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// The modules, not their `request`: called through them, the http instrumentation's patch applies (traces).
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { RESPONSE_BODY_MAX, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@petstore/core';
 import ipaddr from 'ipaddr.js';
 import { Webhook } from 'standardwebhooks';
@@ -48,9 +49,8 @@ export class HttpWebhookSender implements WebhookSender {
       'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
       'webhook-signature': signature,
     };
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
-      const outgoing = send(
+      const outgoing = (target.protocol === 'https:' ? https : http).request(
         target,
         { method: 'POST', headers, timeout: timeoutMs, ...(this.allowPrivate ? {} : { lookup: safeLookup }) },
         (response) => {

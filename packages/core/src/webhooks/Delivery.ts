@@ -1,6 +1,5 @@
 /** Where a delivery of one event to one endpoint stands. */
-export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
+export type DeliveryState = 'pending' | 'succeeded' | 'failed';
 
 /** One event to send to one endpoint, tried until a 2xx or the end of the retry schedule. */
 export interface Delivery {
