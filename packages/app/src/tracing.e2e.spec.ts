@@ -251,6 +251,8 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
           timeoutMs: 30_000,
         },
       );
+      // A trace of its own, not the create's (whose commit woke the worker).
+      expect(span.parentSpanId).toBeUndefined();
       expect(span.attributes).toMatchObject({
         'petstore.webhook.endpoint_id': endpoint.id,
         'petstore.webhook.attempt': 1,
