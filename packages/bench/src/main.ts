@@ -11,9 +11,12 @@ import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, st
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 import { soak } from './soak/soak.js';
 import { orUsage } from './usage.js';
+import { webhooksBench } from './webhooks/webhooksBench.js';
 
 // `pnpm bench --soak --minutes N`: the soak run (src/soak), instead of the benchmark.
 if (process.argv.includes('--soak')) process.exit(await soak(process.argv.slice(2)));
+// `pnpm bench --webhooks`: webhook delivery (src/webhooks), instead of the benchmark.
+if (process.argv.includes('--webhooks')) process.exit(await webhooksBench());
 
 const { values } = orUsage(() =>
   parseArgs({

@@ -1,4 +1,5 @@
-const USAGE = 'usage: pnpm bench [--quick | --smoke] [--only name,name] [--no-pin] | pnpm bench --soak [--minutes N] [--topology single|scale-out]';
+const USAGE =
+  'usage: pnpm bench [--quick | --smoke] [--only name,name] [--no-pin] | pnpm bench --soak [--minutes N] [--topology single|scale-out] | pnpm bench --webhooks';
 
 /** Runs `parse`; a bad option is one line and the usage on stderr, and exit code 2. */
 export function orUsage<T>(parse: () => T): T {

@@ -1,4 +1,4 @@
-import { payloadOf } from '../events/PetEvent.js';
+import { payloadOf, type PetEvent } from '../events/PetEvent.js';
 import type { Clock } from '../ports/Clock.js';
 import type { DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { EventLog } from '../ports/EventLog.js';
@@ -29,6 +29,11 @@ export interface DeliveryRound {
 /** Sees each attempt run, from its start to its record (the server's metrics and traces). */
 export interface DeliveryObserver {
   attempt(delivery: Delivery, run: () => Promise<DeliveryAttempt>): Promise<DeliveryAttempt>;
+}
+
+interface Lookups {
+  endpoint(id: string): Promise<WebhookEndpoint | null>;
+  event(id: string): Promise<PetEvent | null>;
 }
 
 const plainObserver: DeliveryObserver = { attempt: (_delivery, run) => run() };
@@ -71,15 +76,20 @@ export class DeliverWebhooks {
     const now = clock.now();
     const dispatched = await queue.dispatch(now, this.batchSize);
     const claimed = await queue.claim(now, new Date(now.getTime() + 2 * this.timeoutMs + 1_000), this.batchSize);
+    // Read once per round: an event goes to several endpoints, an endpoint gets several events.
     const endpoints = new Map<string, Promise<WebhookEndpoint | null>>();
-    const endpointOf = (id: string) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!;
-    const attempts = await Promise.all(claimed.map((delivery) => this.observer.attempt(delivery, () => this.attempt(delivery, endpointOf))));
+    const events = new Map<string, Promise<PetEvent | null>>();
+    const lookups: Lookups = {
+      endpoint: (id) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!,
+      event: (id) => events.get(id) ?? events.set(id, this.ports.events.findEvent(id)).get(id)!,
+    };
+    const attempts = await Promise.all(claimed.map((delivery) => this.observer.attempt(delivery, () => this.attempt(delivery, lookups))));
     return { dispatched, attempts };
   }
 
-  private async attempt(delivery: Delivery, endpointOf: (id: string) => Promise<WebhookEndpoint | null>): Promise<DeliveryAttempt> {
-    const { queue, clock, events, sender } = this.ports;
-    const [endpoint, event] = await Promise.all([endpointOf(delivery.endpointId), events.findEvent(delivery.eventId)]);
+  private async attempt(delivery: Delivery, lookups: Lookups): Promise<DeliveryAttempt> {
+    const { queue, clock, sender } = this.ports;
+    const [endpoint, event] = await Promise.all([lookups.endpoint(delivery.endpointId), lookups.event(delivery.eventId)]);
     const at = clock.now();
     const number = delivery.attempts + 1;
     let response: WebhookResponse;
