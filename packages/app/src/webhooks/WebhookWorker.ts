@@ -8,20 +8,22 @@ export interface WorkerTimers {
 const nodeTimers: WorkerTimers = { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
 
 /**
- * Runs the delivery rounds: at once when woken (a change committed in this process), else every `pollIntervalMs`
- * (changes made by other instances, retries falling due). A round that found work is followed by another at once;
- * rounds never overlap. A failing round (the database down) is reported and tried again at the next poll.
+ * Runs the delivery rounds: one at once when woken (a change committed in this process), else every `pollIntervalMs`
+ * (changes made by other instances, retries falling due). A round that found work is followed by another at once.
+ * Up to `maxRounds` run side by side, so that a receiver slow to answer (up to the timeout) holds up only the round
+ * its delivery is in. A failing round (the database down) is reported and tried again at the next poll.
  */
 export class WebhookWorker {
   private timer: unknown = null;
-  private running: Promise<void> | null = null;
-  private again = false;
+  private readonly rounds = new Set<Promise<void>>();
+  private pending = false;
   private stopped = false;
 
   constructor(
     private readonly deliver: Pick<DeliverWebhooks, 'execute'>,
     private readonly pollIntervalMs: number,
     private readonly onError: (error: unknown) => void,
+    private readonly maxRounds = 4,
     private readonly timers: WorkerTimers = nodeTimers,
   ) {}
 
@@ -29,41 +31,40 @@ export class WebhookWorker {
     this.wake();
   }
 
-  /** Runs a round now, or right after the one under way. */
+  /** Runs a round now, or as soon as one of those under way ends. */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
+    if (this.rounds.size >= this.maxRounds) {
+      this.pending = true;
       return;
     }
+    this.pending = false;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
     this.timer = null;
-    this.running = this.loop().finally(() => {
-      this.running = null;
+    const round: Promise<void> = this.round().then((worked) => {
+      this.rounds.delete(round);
       if (this.stopped) return;
-      if (this.again) this.wake();
-      else this.timer = this.timers.setTimeout(() => this.wake(), this.pollIntervalMs);
+      if (worked || this.pending) this.wake();
+      else if (this.timer === null) this.timer = this.timers.setTimeout(() => this.wake(), this.pollIntervalMs);
     });
+    this.rounds.add(round);
   }
 
-  /** Stops polling and waits for the round under way (its attempts are recorded). */
+  /** Stops polling and waits for the rounds under way (their attempts are recorded). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
-    await this.running;
+    await Promise.all(this.rounds);
   }
 
-  private async loop(): Promise<void> {
-    for (;;) {
-      this.again = false;
-      try {
-        const { dispatched, attempts } = await this.deliver.execute();
-        if (dispatched === 0 && attempts.length === 0 && !this.again) return;
-      } catch (error) {
-        this.onError(error);
-        return;
-      }
-      if (this.stopped) return;
+  /** Whether the round found work (events to dispatch or deliveries due). */
+  private async round(): Promise<boolean> {
+    try {
+      const { dispatched, attempts } = await this.deliver.execute();
+      return dispatched > 0 || attempts.length > 0;
+    } catch (error) {
+      this.onError(error);
+      return false;
     }
   }
 }

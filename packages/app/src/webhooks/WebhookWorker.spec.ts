@@ -1,0 +1,97 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DeliveryRound } from '@petstore/core';
+import { WebhookWorker, type WorkerTimers } from './WebhookWorker.js';
+
+/** Timers that run only when told to. */
+function manualTimers() {
+  const due: { run: () => void; ms: number }[] = [];
+  const timers: WorkerTimers = {
+    setTimeout: (run, ms) => {
+      const timer = { run, ms };
+      due.push(timer);
+      return timer;
+    },
+    clearTimeout: (handle) => {
+      const index = due.indexOf(handle as (typeof due)[number]);
+      if (index >= 0) due.splice(index, 1);
+    },
+  };
+  return { timers, due, fire: () => due.splice(0).forEach((timer) => timer.run()) };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+const idle: DeliveryRound = { dispatched: 0, attempts: [] };
+const busy: DeliveryRound = { dispatched: 1, attempts: [] };
+
+describe('the webhook worker', () => {
+  it('runs a round when started, another at once while rounds find work, then polls at the interval', async () => {
+    const results = [busy, busy, idle];
+    let rounds = 0;
+    const { timers, due, fire } = manualTimers();
+    const worker = new WebhookWorker({ execute: async () => (rounds++, results.shift() ?? idle) }, 1000, () => {}, 4, timers);
+    worker.start();
+    for (let i = 0; i < 5; i++) await settle();
+    expect(rounds).toBe(3);
+    expect(due.map((timer) => timer.ms)).toEqual([1000]);
+    fire();
+    await settle();
+    expect(rounds).toBe(4);
+    await worker.stop();
+  });
+
+  it('starts a round when woken, beside one held up by a slow receiver, up to the limit', async () => {
+    const held: (() => void)[] = [];
+    let started = 0;
+    const worker = new WebhookWorker(
+      {
+        execute: () => {
+          started++;
+          return new Promise<DeliveryRound>((resolve) => held.push(() => resolve(idle)));
+        },
+      },
+      1000,
+      () => {},
+      2,
+      manualTimers().timers,
+    );
+    worker.start();
+    worker.wake();
+    worker.wake();
+    expect(started).toBe(2);
+    held.shift()!();
+    await settle();
+    await settle();
+    // The wake that found both rounds busy runs as soon as one ends.
+    expect(started).toBe(3);
+    held.splice(0).forEach((release) => release());
+    await worker.stop();
+  });
+
+  it('reports a failing round and tries again at the next poll; stop waits for the round under way', async () => {
+    const errors: unknown[] = [];
+    let release: (() => void) | undefined;
+    const { timers, due } = manualTimers();
+    const worker = new WebhookWorker(
+      {
+        execute: () =>
+          errors.length === 0 ? Promise.reject(new Error('database down')) : new Promise<DeliveryRound>((resolve) => (release = () => resolve(idle))),
+      },
+      1000,
+      (error) => errors.push(error),
+      4,
+      timers,
+    );
+    worker.start();
+    await settle();
+    expect(errors).toEqual([new Error('database down')]);
+    expect(due).toHaveLength(1);
+    due.splice(0)[0]!.run();
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await settle();
+    expect(stopped).toBe(false);
+    release!();
+    await stopping;
+    expect(due).toEqual([]);
+  });
+});
