@@ -50,7 +50,11 @@ describePetRepositoryContract('TypeOrmPetRepository on SQLite with a statement o
 // Few rows kept, so that the contract runs through reads, stitching and eviction of kept runs alike.
 describePetRepositoryContract('TypeOrmPetRepository on a SQLite file keeping listing rows', async () => {
   const dataSource = await open(`sqlite:${newFile()}`);
-  return { repository: new TypeOrmPetRepository(dataSource, { keptListingRows: 40 }), close: () => dataSource.destroy() };
+  return {
+    repository: new TypeOrmPetRepository(dataSource, { keptListingRows: 40 }),
+    events: new TypeOrmEventLog(dataSource),
+    close: () => dataSource.destroy(),
+  };
 });
 
 describe('listing rows kept in memory (SQLite)', () => {
