@@ -1,14 +1,15 @@
-import type {
-  AttemptListRequest,
-  Delivery,
-  DeliveryAttempt,
-  DeliveryOutcome,
-  DeliveryQueue,
-  DisabledReason,
-  EndpointPosition,
-  PetEventType,
-  WebhookEndpoint,
-  WebhookEndpointStore,
+import {
+  ServiceUnavailableError,
+  type AttemptListRequest,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryOutcome,
+  type DeliveryQueue,
+  type DisabledReason,
+  type EndpointPosition,
+  type PetEventType,
+  type WebhookEndpoint,
+  type WebhookEndpointStore,
 } from '@petstore/core';
 import { LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
@@ -67,6 +68,46 @@ function toAttempt(row: WebhookAttemptRow): DeliveryAttempt {
     error: row.error,
     responseBody: row.response_body,
     succeeded: row.succeeded,
+  };
+}
+
+/** An attempt and what becomes of its delivery, as one record of a batch. */
+type AttemptRecord = WebhookAttemptRow & { state: string; next_due_at_ms: number | null };
+
+const ATTEMPT_FIELDS = [
+  'id',
+  'delivery_id',
+  'event_id',
+  'endpoint_id',
+  'attempt',
+  'at_ms',
+  'status_code',
+  'duration_ms',
+  'error',
+  'response_body',
+  'succeeded',
+] as const satisfies readonly (keyof WebhookAttemptRow)[];
+const ATTEMPT_COLUMNS = ATTEMPT_FIELDS.map((field) => `"${field}"`).join(', ');
+/** The record's fields as jsonb_to_recordset reads them (PostgreSQL). */
+const RECORD_COLUMNS =
+  '"id" text, "delivery_id" bigint, "event_id" text, "endpoint_id" text, "attempt" integer, "at_ms" bigint, "status_code" integer, ' +
+  '"duration_ms" integer, "error" text, "response_body" text, "succeeded" boolean, "state" text, "next_due_at_ms" bigint';
+
+function toAttemptRow(attempt: DeliveryAttempt, outcome: DeliveryOutcome): AttemptRecord {
+  return {
+    id: attempt.id,
+    delivery_id: attempt.deliveryId,
+    event_id: attempt.eventId,
+    endpoint_id: attempt.endpointId,
+    attempt: attempt.attempt,
+    at_ms: attempt.at.getTime(),
+    status_code: attempt.statusCode,
+    duration_ms: attempt.durationMs,
+    error: attempt.error,
+    response_body: attempt.responseBody,
+    succeeded: attempt.succeeded,
+    state: outcome.state,
+    next_due_at_ms: outcome.state === 'pending' ? outcome.nextAttemptAt.getTime() : null,
   };
 }
 
@@ -177,29 +218,65 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
   }
 
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
-    const text = this.postgres ? CLAIM((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') : CLAIM(() => '?', '');
-    const rows = await this.rowsOf<ClaimedRow>(text, [leaseUntil.getTime(), now.getTime(), limit]);
-    return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+    const parameters = [leaseUntil.getTime(), now.getTime(), limit];
+    const db = this.postgres ? undefined : sqliteConnectionOf(this.dataSource);
+    const rows =
+      db && !db.inTransaction
+        ? this.guard(async () => db.prepare(CLAIM(() => '?', '')).all(...parameters) as ClaimedRow[])
+        : this.rowsOf<ClaimedRow>(this.postgres ? CLAIM((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') : CLAIM(() => '?', ''), parameters);
+    return (await rows).map(toDelivery).sort((a, b) => a.id - b.id);
   }
 
-  async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
-    const due = outcome.state === 'pending' ? { due_at_ms: outcome.nextAttemptAt.getTime() } : {};
-    await this.guard(() => this.deliveries.update({ id: attempt.deliveryId }, { state: outcome.state, attempts: attempt.attempt, ...due }));
-    await this.guard(() =>
-      this.attempts.insert({
-        id: attempt.id,
-        delivery_id: attempt.deliveryId,
-        event_id: attempt.eventId,
-        endpoint_id: attempt.endpointId,
-        attempt: attempt.attempt,
-        at_ms: attempt.at.getTime(),
-        status_code: attempt.statusCode,
-        duration_ms: attempt.durationMs,
-        error: attempt.error,
-        response_body: attempt.responseBody,
-        succeeded: attempt.succeeded,
-      }),
-    );
+  /**
+   * Attempts that end in the same turn of the event loop are recorded together: one transaction on SQLite, one
+   * statement on PostgreSQL (a round's attempts to a fast receiver end together). Each call resolves once its own
+   * attempt is stored.
+   */
+  record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.batch.length === 0) setImmediate(() => void this.recordBatch());
+      this.batch.push({ row: toAttemptRow(attempt, outcome), resolve, reject });
+    });
+  }
+
+  private batch: { row: AttemptRecord; resolve: () => void; reject: (error: unknown) => void }[] = [];
+
+  private async recordBatch(): Promise<void> {
+    const pending = this.batch;
+    this.batch = [];
+    const rows = pending.map((p) => p.row);
+    try {
+      await this.guard(() => this.store(rows));
+      for (const p of pending) p.resolve();
+    } catch (error) {
+      for (const p of pending) p.reject(error);
+    }
+  }
+
+  private async store(rows: AttemptRecord[]): Promise<void> {
+    if (this.postgres) {
+      await this.dataSource.query(
+        `WITH "x" AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})), ` +
+          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x") ` +
+          `UPDATE "webhook_deliveries" d SET "state" = x."state", "attempts" = x."attempt", "due_at_ms" = COALESCE(x."next_due_at_ms", d."due_at_ms") ` +
+          `FROM "x" WHERE d."id" = x."delivery_id"`,
+        [JSON.stringify(rows)],
+      );
+      return;
+    }
+    const db = sqliteConnectionOf(this.dataSource);
+    if (!db) throw new ServiceUnavailableError('database');
+    const log = db.prepare(`INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')})`);
+    const update = db.prepare('UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ?');
+    const write = () => {
+      for (const row of rows) {
+        log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
+        update.run(row.state, row.attempt, row.next_due_at_ms, row.delivery_id);
+      }
+    };
+    // Inside a transaction an embedder opened through TypeORM the writes join it, as any statement on this connection would.
+    if (db.inTransaction) write();
+    else db.transaction(write).immediate();
   }
 
   async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<DeliveryAttempt[]> {
