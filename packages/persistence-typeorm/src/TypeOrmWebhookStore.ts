@@ -11,6 +11,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointStore,
 } from '@petstore/core';
+import type { Database, Statement } from 'better-sqlite3';
 import { LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { sqliteConnectionOf } from './driverStatements.js';
@@ -192,15 +193,15 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
       // A transaction an embedder opened through TypeORM on this one connection: dispatch at the next round instead.
       if (!db || db.inTransaction) return 0;
       const dispatch = db.transaction(() => {
-        const picked = db
-          .prepare('SELECT "id" FROM "pet_events" WHERE "dispatched" = 0 ORDER BY "at_ms", "id" LIMIT ?')
+        const picked = this.prepared(db, 'SELECT "id" FROM "pet_events" WHERE "dispatched" = 0 ORDER BY "at_ms", "id" LIMIT ?')
           .pluck()
           .all(limit) as string[];
-        const queue = db.prepare(
+        const queue = this.prepared(
+          db,
           `INSERT INTO "webhook_deliveries" ("event_id", "endpoint_id", "state", "attempts", "due_at_ms") ` +
             `SELECT p."id", e."id", 'pending', 0, ? FROM "pet_events" p JOIN "webhook_endpoints" e ON NOT e."disabled" AND ${SUBSCRIBED} WHERE p."id" = ?`,
         );
-        const mark = db.prepare('UPDATE "pet_events" SET "dispatched" = 1 WHERE "id" = ?');
+        const mark = this.prepared(db, 'UPDATE "pet_events" SET "dispatched" = 1 WHERE "id" = ?');
         for (const id of picked) {
           queue.run(at.getTime(), id);
           mark.run(id);
@@ -222,7 +223,13 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     const db = this.postgres ? undefined : sqliteConnectionOf(this.dataSource);
     const rows =
       db && !db.inTransaction
-        ? this.guard(async () => db.prepare(CLAIM(() => '?', '')).all(...parameters) as ClaimedRow[])
+        ? this.guard(
+            async () =>
+              this.prepared(
+                db,
+                CLAIM(() => '?', ''),
+              ).all(...parameters) as ClaimedRow[],
+          )
         : this.rowsOf<ClaimedRow>(this.postgres ? CLAIM((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') : CLAIM(() => '?', ''), parameters);
     return (await rows).map(toDelivery).sort((a, b) => a.id - b.id);
   }
@@ -266,8 +273,11 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     }
     const db = sqliteConnectionOf(this.dataSource);
     if (!db) throw new ServiceUnavailableError('database');
-    const log = db.prepare(`INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')})`);
-    const update = db.prepare('UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ?');
+    const log = this.prepared(db, `INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')})`);
+    const update = this.prepared(
+      db,
+      'UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ?',
+    );
     const write = () => {
       for (const row of rows) {
         log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
@@ -306,6 +316,15 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     } finally {
       await runner.release();
     }
+  }
+
+  private statements: { db: Database; byText: Map<string, Statement> } | undefined;
+
+  /** A statement prepared once per SQLite connection (preparing costs more than running these). */
+  private prepared(db: Database, text: string): Statement {
+    if (this.statements?.db !== db) this.statements = { db, byText: new Map() };
+    const { byText } = this.statements;
+    return byText.get(text) ?? byText.set(text, db.prepare(text)).get(text)!;
   }
 
   private async guard<T>(run: () => Promise<T>): Promise<T> {
