@@ -267,7 +267,7 @@ function useCasesModule(config: Config): ContainerModule {
         worker = new WebhookWorker(petStore.deliverWebhooks, config.webhooks.pollIntervalMs, (error) =>
           logger.warn({ err: error }, 'webhook delivery round failed: retrying at the next poll'),
         );
-        signal.listen(() => worker?.wake());
+        signal.listen(() => worker?.changed());
         return worker;
       },
       [TOKENS.PetStore, TOKENS.ChangeSignal, TOKENS.Logger],

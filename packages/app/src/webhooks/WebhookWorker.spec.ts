@@ -67,6 +67,21 @@ describe('the webhook worker', () => {
     await worker.stop();
   });
 
+  it('runs one round a few milliseconds after changes, for all those committed meanwhile', async () => {
+    let rounds = 0;
+    const { timers, due, fire } = manualTimers();
+    const worker = new WebhookWorker({ execute: async () => (rounds++, idle) }, 1000, () => {}, 4, timers, 5);
+    worker.changed();
+    worker.changed();
+    expect(rounds).toBe(0);
+    expect(due.map((timer) => timer.ms)).toEqual([5]);
+    fire();
+    await settle();
+    expect(rounds).toBe(1);
+    await worker.stop();
+    expect(due).toEqual([]);
+  });
+
   it('reports a failing round and tries again at the next poll; stop waits for the round under way', async () => {
     const errors: unknown[] = [];
     let release: (() => void) | undefined;

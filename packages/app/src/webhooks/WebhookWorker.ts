@@ -8,13 +8,14 @@ export interface WorkerTimers {
 const nodeTimers: WorkerTimers = { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
 
 /**
- * Runs the delivery rounds: one at once when woken (a change committed in this process), else every `pollIntervalMs`
+ * Runs the delivery rounds: one within a few milliseconds of a change committed in this process, else every `pollIntervalMs`
  * (changes made by other instances, retries falling due). A round that found work is followed by another at once.
  * Up to `maxRounds` run side by side, so that a receiver slow to answer (up to the timeout) holds up only the round
  * its delivery is in. A failing round (the database down) is reported and tried again at the next poll.
  */
 export class WebhookWorker {
   private timer: unknown = null;
+  private soon: unknown = null;
   private readonly rounds = new Set<Promise<void>>();
   private pending = false;
   private stopped = false;
@@ -25,10 +26,23 @@ export class WebhookWorker {
     private readonly onError: (error: unknown) => void,
     private readonly maxRounds = 4,
     private readonly timers: WorkerTimers = nodeTimers,
+    private readonly coalesceMs = 5,
   ) {}
 
   start(): void {
     this.wake();
+  }
+
+  /**
+   * A change was committed here: a round runs within `coalesceMs`, for it and the changes committed meanwhile. Not at
+   * once, so that the request that made the change is answered before the round's work starts.
+   */
+  changed(): void {
+    if (this.stopped || this.soon !== null) return;
+    this.soon = this.timers.setTimeout(() => {
+      this.soon = null;
+      this.wake();
+    }, this.coalesceMs);
   }
 
   /** Runs a round now, or as soon as one of those under way ends. */
@@ -54,6 +68,7 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    if (this.soon !== null) this.timers.clearTimeout(this.soon);
     await Promise.all(this.rounds);
   }
 

@@ -123,20 +123,21 @@ export async function webhooksBench(): Promise<number> {
       await admin(server, 'POST', '/webhook-endpoints', { url: `${receiver.url}/a` }),
       await admin(server, 'POST', '/webhook-endpoints', { url: `${receiver.url}/b` }),
     ];
-    receiver.reset();
-    const startedAt = performance.now();
-    const withTwo = await createsPerSecond(server, key);
-    const created = Math.round(withTwo * SECONDS);
-    await waitFor(() => receiver.counts().total >= 2 * created * 0.99);
-    const { total, last } = receiver.counts();
-    const deliveriesPerSecond = total / ((last - startedAt) / 1000);
-
+    // At 100 creates a second first, on a quiet server; then at full speed, and the backlog delivered to the end.
     receiver.reset();
     const paced = await pacedCreates(server, key);
     await waitFor(
       () => [...receiver.arrivals.values()].every((byPet) => [...paced.answered.keys()].every((id) => byPet.has(id))) && receiver.arrivals.size === 2,
     );
     const lags = [...receiver.arrivals.values()].flatMap((byPet) => [...paced.answered].map(([id, at]) => byPet.get(id)! - at)).sort((a, b) => a - b);
+
+    receiver.reset();
+    const startedAt = performance.now();
+    const withTwo = await createsPerSecond(server, key);
+    const created = Math.round(withTwo * SECONDS);
+    await waitFor(() => receiver.counts().total >= 2 * created);
+    const { total, last } = receiver.counts();
+    const deliveriesPerSecond = total / ((last - startedAt) / 1000);
 
     for (const endpoint of endpoints) await admin(server, 'DELETE', `/webhook-endpoints/${String(endpoint['id'])}`);
     without.push(await createsPerSecond(server, key));
