@@ -38,6 +38,7 @@ function toEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     secret: row.secret,
     previousSecret: row.previous_secret,
     previousSecretExpiresAt: row.previous_secret_expires_at_ms === null ? null : new Date(row.previous_secret_expires_at_ms),
+    version: row.version,
   };
 }
 
@@ -53,6 +54,7 @@ function toEndpointRow(endpoint: WebhookEndpoint): WebhookEndpointRow {
     secret: endpoint.secret,
     previous_secret: endpoint.previousSecret,
     previous_secret_expires_at_ms: endpoint.previousSecretExpiresAt?.getTime() ?? null,
+    version: endpoint.version,
   };
 }
 
@@ -163,8 +165,9 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
   }
 
   async save(endpoint: WebhookEndpoint): Promise<boolean> {
-    const { id, ...columns } = toEndpointRow(endpoint);
-    const { affected } = await this.guard(() => this.endpoints.update({ id }, columns));
+    const { id, version, ...columns } = toEndpointRow(endpoint);
+    // One UPDATE: PostgreSQL re-checks the version on the row a concurrent writer left; SQLite has one writer at a time.
+    const { affected } = await this.guard(() => this.endpoints.update({ id, version }, { ...columns, version: version + 1 }));
     return (affected ?? 0) > 0;
   }
 

@@ -12,7 +12,11 @@ export interface WebhookEndpointStore {
   findById(id: string): Promise<WebhookEndpoint | null>;
   /** Oldest first (by `createdAt`, then `id`), after `after` when given. */
   list(request: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]>;
-  /** Replaces the stored endpoint of the same id; false when there is none. */
+  /**
+   * Replaces the stored endpoint of the same id with `endpoint` and the version after `endpoint.version`, only if
+   * the stored version is still `endpoint.version` (a compare-and-set); false when another change came first or
+   * there is no such endpoint.
+   */
   save(endpoint: WebhookEndpoint): Promise<boolean>;
   /** Deletes the endpoint and its pending deliveries; false when there was none. */
   delete(id: string): Promise<boolean>;

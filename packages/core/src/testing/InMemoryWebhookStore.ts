@@ -39,8 +39,8 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   }
 
   async save(endpoint: WebhookEndpoint): Promise<boolean> {
-    if (!this.endpoints.has(endpoint.id)) return false;
-    this.endpoints.set(endpoint.id, structuredClone(endpoint));
+    if (this.endpoints.get(endpoint.id)?.version !== endpoint.version) return false;
+    this.endpoints.set(endpoint.id, { ...structuredClone(endpoint), version: endpoint.version + 1 });
     return true;
   }
 

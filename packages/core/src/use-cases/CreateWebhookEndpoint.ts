@@ -40,6 +40,7 @@ export class CreateWebhookEndpoint {
       secret: generateWebhookSecret(),
       previousSecret: null,
       previousSecretExpiresAt: null,
+      version: 1,
     };
     await this.store.create(endpoint);
     await this.audit.record(now, actor, 'webhook.created', null, endpoint);

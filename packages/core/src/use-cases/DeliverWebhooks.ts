@@ -7,6 +7,8 @@ import type { WebhookResponse, WebhookSender } from '../ports/WebhookSender.js';
 import { attemptIdOf, RESPONSE_BODY_MAX, type Delivery, type DeliveryAttempt } from '../webhooks/Delivery.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from '../webhooks/RetrySchedule.js';
 import { signingSecrets, type DisabledReason, type WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
+import { DomainError } from '../errors/DomainError.js';
+import { changeEndpoint } from './changeEndpoint.js';
 import type { WebhookAudit } from './WebhookAudit.js';
 
 export interface DeliveryOptions {
@@ -129,11 +131,17 @@ export class DeliverWebhooks {
     return attempt;
   }
 
+  /** Disables the endpoint (unless it was disabled, or deleted, meanwhile), with the compare-and-set of any change. */
   private async disable(endpoint: WebhookEndpoint, reason: DisabledReason): Promise<void> {
-    const current = await this.ports.endpoints.findById(endpoint.id);
-    if (!current || current.disabled) return;
-    const disabled = { ...current, disabled: true, disabledReason: reason };
-    if (await this.ports.endpoints.save(disabled))
-      await this.ports.audit.record(this.ports.clock.now(), 'system', 'webhook.disabled', current, disabled);
+    let alreadyDisabled = false;
+    const changed = await changeEndpoint(this.ports.endpoints, endpoint.id, (current) => {
+      alreadyDisabled = current.disabled;
+      return { ...current, disabled: true, disabledReason: current.disabled ? current.disabledReason : reason };
+    }).catch((error: unknown) => {
+      if (DomainError.is(error) && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (changed && !alreadyDisabled)
+      await this.ports.audit.record(this.ports.clock.now(), 'system', 'webhook.disabled', changed.before, changed.after);
   }
 }

@@ -1,5 +1,4 @@
 import type { AuditActor } from '../access/AuditEvent.js';
-import { NotFoundError } from '../errors/NotFoundError.js';
 import type { Clock } from '../ports/Clock.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import {
@@ -9,7 +8,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointView,
 } from '../webhooks/WebhookEndpoint.js';
-import { findEndpoint } from './findEndpoint.js';
+import { changeEndpoint } from './changeEndpoint.js';
 import type { WebhookAudit } from './WebhookAudit.js';
 
 /**
@@ -25,15 +24,13 @@ export class RotateWebhookSecret {
   ) {}
 
   async execute(id: string, actor: AuditActor): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
-    const before = await findEndpoint(this.store, id);
     const now = this.clock.now();
-    const after: WebhookEndpoint = {
-      ...before,
+    const { before, after } = await changeEndpoint(this.store, id, (current): WebhookEndpoint => ({
+      ...current,
       secret: generateWebhookSecret(),
-      previousSecret: before.secret,
+      previousSecret: current.secret,
       previousSecretExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_SECONDS * 1000),
-    };
-    if (!(await this.store.save(after))) throw new NotFoundError(`No webhook endpoint with id ${id}.`);
+    }));
     await this.audit.record(now, actor, 'webhook.secret_rotated', before, after);
     return { endpoint: viewOfEndpoint(after), secret: after.secret };
   }

@@ -1,10 +1,10 @@
 import type { AuditActor } from '../access/AuditEvent.js';
-import { NotFoundError } from '../errors/NotFoundError.js';
 import type { Clock } from '../ports/Clock.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { WebhookTargets } from '../ports/WebhookTargets.js';
 import { parseWebhookSettings } from '../webhooks/parseWebhookSettings.js';
 import { viewOfEndpoint, type WebhookEndpoint, type WebhookEndpointView } from '../webhooks/WebhookEndpoint.js';
+import { changeEndpoint } from './changeEndpoint.js';
 import { checkTarget } from './checkTarget.js';
 import { findEndpoint } from './findEndpoint.js';
 import type { WebhookAudit } from './WebhookAudit.js';
@@ -22,17 +22,14 @@ export class UpdateWebhookEndpoint {
   ) {}
 
   async execute(id: string, input: unknown, actor: AuditActor): Promise<WebhookEndpointView> {
-    const before = await findEndpoint(this.store, id);
+    await findEndpoint(this.store, id);
     const settings = parseWebhookSettings(input, 'update');
     if (settings.url !== undefined) await checkTarget(this.targets, settings.url);
-    const disabled = settings.disabled ?? before.disabled;
-    const after: WebhookEndpoint = {
-      ...before,
-      ...settings,
-      disabled,
-      disabledReason: !disabled ? null : settings.disabled === true && !before.disabled ? 'manual' : before.disabledReason,
-    };
-    if (!(await this.store.save(after))) throw new NotFoundError(`No webhook endpoint with id ${id}.`);
+    const { before, after } = await changeEndpoint(this.store, id, (current): WebhookEndpoint => {
+      const disabled = settings.disabled ?? current.disabled;
+      const disabledReason = !disabled ? null : settings.disabled === true && !current.disabled ? 'manual' : current.disabledReason;
+      return { ...current, ...settings, disabled, disabledReason };
+    });
     await this.audit.record(this.clock.now(), actor, 'webhook.updated', before, after);
     return viewOfEndpoint(after);
   }

@@ -119,3 +119,26 @@ describe('webhook endpoints (create, list, get, update, delete, rotate)', () => 
     await expect(store.listWebhookEndpoints.execute({ cursor: 'bogus' })).rejects.toMatchObject({ code: 'validation_error' });
   });
 });
+
+describe('concurrent changes to an endpoint', () => {
+  it('decides a change again when another came first, so neither is lost', async () => {
+    const ports = inMemoryPorts('2026-06-01T12:00:00Z');
+    const store = createPetStore(ports);
+    const { endpoint } = await store.createWebhookEndpoint.execute({ url: 'https://hooks.example.com/a' }, 'cli');
+    const stored = ports.webhookEndpoints;
+    const save = stored.save.bind(stored);
+    let overtaken = false;
+    // The first save of the update finds the endpoint disabled by another change just before it.
+    stored.save = async (next) => {
+      if (!overtaken) {
+        overtaken = true;
+        const current = (await stored.findById(endpoint.id))!;
+        await save({ ...current, disabled: true, disabledReason: 'gone' });
+      }
+      return save(next);
+    };
+    const updated = await store.updateWebhookEndpoint.execute(endpoint.id, { description: 'CRM' }, 'admin-api');
+    expect(updated).toMatchObject({ description: 'CRM', disabled: true, disabledReason: 'gone' });
+    expect(await stored.findById(endpoint.id)).toMatchObject({ description: 'CRM', disabled: true, version: 3 });
+  });
+});

@@ -26,6 +26,8 @@ export interface WebhookEndpoint {
   /** The secret the last rotation replaced: it signs too until `previousSecretExpiresAt`. */
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
+  /** 1 when created, one more with each change: what a change is compared against (WebhookEndpointStore.save). */
+  version: number;
 }
 
 /** An endpoint as the admin API and the CLI show it: never a secret. */

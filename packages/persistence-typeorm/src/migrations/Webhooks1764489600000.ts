@@ -18,7 +18,7 @@ export class Webhooks1764489600000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "webhook_endpoints" ("id" text PRIMARY KEY NOT NULL, "url" text NOT NULL, "event_types" text NOT NULL, ` +
         `"description" text NOT NULL, "disabled" boolean NOT NULL DEFAULT ${no}, "disabled_reason" text, "created_at_ms" ${integer} NOT NULL, ` +
-        `"secret" text NOT NULL, "previous_secret" text, "previous_secret_expires_at_ms" ${integer})`,
+        `"secret" text NOT NULL, "previous_secret" text, "previous_secret_expires_at_ms" ${integer}, "version" integer NOT NULL DEFAULT 1)`,
     );
     await queryRunner.query('CREATE INDEX "idx_webhook_endpoints_created" ON "webhook_endpoints" ("created_at_ms", "id")');
     await queryRunner.query(

@@ -14,6 +14,8 @@ export interface WebhookEndpointRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at_ms: number | null;
+  /** Compared by every change (a compare-and-set), one more after it. */
+  version: number;
 }
 
 /** A row of `webhook_deliveries`: one event to one endpoint; `due_at_ms` is when it may next be attempted (or its claim ends). */
@@ -60,6 +62,7 @@ export function webhookEndpointSchema(dialect: Dialect): EntitySchema<WebhookEnd
       secret: { type: 'text' },
       previous_secret: { type: 'text', nullable: true },
       previous_secret_expires_at_ms: int64(dialect, { nullable: true }),
+      version: { type: 'integer', default: 1 },
     },
     indices: [{ name: 'idx_webhook_endpoints_created', columns: ['created_at_ms', 'id'] }],
   });

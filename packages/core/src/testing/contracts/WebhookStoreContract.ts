@@ -24,6 +24,7 @@ function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
     secret: `whsec_${Buffer.from(`secret ${endpointCount}`.padEnd(24, '.')).toString('base64')}`,
     previousSecret: null,
     previousSecretExpiresAt: null,
+    version: 1,
     ...overrides,
   };
 }
@@ -70,11 +71,22 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(await h.endpoints.list({ after: { at: b.createdAt, id: b.id }, limit: 2 })).toEqual([c]);
       const changed = { ...a, url: 'https://elsewhere.example.com/', disabled: true, disabledReason: 'gone' as const };
       expect(await h.endpoints.save(changed)).toBe(true);
-      expect(await h.endpoints.findById(a.id)).toEqual(changed);
+      expect(await h.endpoints.findById(a.id)).toEqual({ ...changed, version: 2 });
+      // A change decided on version 1 comes too late: another one was saved since.
+      expect(await h.endpoints.save({ ...a, description: 'stale' })).toBe(false);
+      expect(await h.endpoints.findById(a.id)).toEqual({ ...changed, version: 2 });
       expect(await h.endpoints.save(anEndpoint())).toBe(false);
       expect(await h.endpoints.delete(a.id)).toBe(true);
       expect(await h.endpoints.delete(a.id)).toBe(false);
       expect(await h.endpoints.findById(a.id)).toBeNull();
+    });
+
+    it('lets exactly one of concurrent saves from one version through', async () => {
+      const endpoint = anEndpoint();
+      await h.endpoints.create(endpoint);
+      const saved = await Promise.all(Array.from({ length: 10 }, (_, i) => h.endpoints.save({ ...endpoint, description: `racer ${i}` })));
+      expect(saved.filter(Boolean)).toHaveLength(1);
+      expect(await h.endpoints.findById(endpoint.id)).toMatchObject({ version: 2, description: `racer ${saved.indexOf(true)}` });
     });
 
     it('dispatches each event once, to the enabled endpoints subscribed to its type', async () => {
