@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { eventually, issueUnlimitedKey, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { startWebhookReceiver, type WebhookReceiver } from './testing/webhookReceiver.js';
 import { ADMIN_TOKEN, admin, createPet, FAST_WEBHOOKS, type Json } from './testing/webhookScenario.js';
 
@@ -143,7 +143,7 @@ describe('webhooks from the built server, to a receiver on loopback that verifie
 describe('webhook targets, without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'targets.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${join(dir, 'targets.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0' });
   }, 30_000);
   afterAll(() => server.stop());
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually } from '@petstore/test-support';
-import { spawnServer, type ServerProcess } from './testing/builtServer.js';
+import { spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './testing/builtServer.js';
 import { createAdminClient, createClient, type AdminClient } from './index.js';
 import { createWebhookVerifier, WebhookVerificationError, type PetstoreWebhook } from './webhooks.js';
 
@@ -32,6 +32,7 @@ describe('webhooks with the client', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     server = await spawnServer({
+      ...STOPPED_AT_ONCE,
       DATABASE_URL: `sqlite:${join(work, 'pets.db')}`,
       ADMIN_TOKEN,
       ADMIN_PORT: '0',

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { ServerProcess } from '@petstore/test-support';
+import { STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 
 /** The admin token of the servers the webhook tests start. */
 export const ADMIN_TOKEN = 'webhooks-e2e-admin-token-3c9f1a7e5b2d8c4f6a0e2b9d7c1f3a5e';
@@ -9,6 +9,7 @@ export const ADMIN_TOKEN = 'webhooks-e2e-admin-token-3c9f1a7e5b2d8c4f6a0e2b9d7c1
  * under a second.
  */
 export const FAST_WEBHOOKS = {
+  ...STOPPED_AT_ONCE,
   ADMIN_TOKEN,
   ADMIN_PORT: '0',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
