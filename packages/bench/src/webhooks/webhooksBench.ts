@@ -1,4 +1,4 @@
-// `pnpm bench --webhooks`: webhook delivery on the built server (SQLite), to a receiver on loopback that answers at
+// `pnpm bench --webhooks`: webhook delivery on the built server (SQLite, then PostgreSQL), to a receiver on loopback that answers at
 // once: how many deliveries a second it keeps up with, the time from a change's 201 to its delivery at 100 creates a
 // second, and what two subscribed endpoints cost the creates (docs/webhooks.md, docs/performance.md).
 import { createServer } from 'node:http';
@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueUnlimitedKey, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKey, spawnServer, startPostgres, type ServerProcess } from '@petstore/test-support';
 import autocannon from 'autocannon';
 
 const ADMIN_TOKEN = 'webhooks-bench-admin-token-1f4b7e0a3c6d9f2b5e8a1c4d7f0b3e6a';
@@ -103,10 +103,28 @@ async function pacedCreates(server: ServerProcess, key: string): Promise<{ answe
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
+/** Both databases (PostgreSQL when its binaries are installed), one after the other. */
 export async function webhooksBench(): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'petstore-webhooks-bench-'));
+  try {
+    await measure('SQLite', `sqlite:${join(work, 'pets.db')}`);
+    const postgres = await startPostgres();
+    if (!postgres) console.log('PostgreSQL not measured: no PostgreSQL binaries (pg_config --bindir)');
+    else {
+      try {
+        await measure('PostgreSQL', postgres.url);
+      } finally {
+        await postgres.stop();
+      }
+    }
+    return 0;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function measure(label: string, databaseUrl: string): Promise<void> {
   const receiver = await startReceiver();
-  const databaseUrl = `sqlite:${join(work, 'pets.db')}`;
   const key = await issueUnlimitedKey(databaseUrl);
   const server = await spawnServer({
     DATABASE_URL: databaseUrl,
@@ -159,11 +177,9 @@ export async function webhooksBench(): Promise<number> {
         `${percentile(paced.latencies, 50).toFixed(2)} / ${percentile(paced.latencies, 99).toFixed(2)}`,
       ],
     ];
-    console.log(`| Webhooks (SQLite, ${SECONDS} s runs) | |\n|---|---:|\n${rows.map(([name, value]) => `| ${name} | ${value} |`).join('\n')}`);
-    return 0;
+    console.log(`| Webhooks (${label}, ${SECONDS} s runs) | |\n|---|---:|\n${rows.map(([name, value]) => `| ${name} | ${value} |`).join('\n')}\n`);
   } finally {
     await server.stop();
     await receiver.close();
-    rmSync(work, { recursive: true, force: true });
   }
 }
