@@ -31,6 +31,8 @@ export function describeOutboxAtomicity(where: string, open: () => Promise<Opene
         const recorded = await events.listEvents({ before: null, limit: 10 });
         const allow = await refuseEvents(dataSource);
         try {
+          // Compared as text: under Jest, better-sqlite3's errors may belong to another test file's realm, which
+          // `rejects.toThrow()` does not take for an error.
           const outcome = (change: Promise<unknown>) =>
             change.then(
               (value) => ({ resolved: value }),
