@@ -20,12 +20,13 @@ function manualTimers() {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
-const idle: DeliveryRound = { dispatched: 0, attempts: [] };
-const busy: DeliveryRound = { dispatched: 1, attempts: [] };
+const idle: DeliveryRound = { dispatched: 0, attempts: [], more: false };
+const full: DeliveryRound = { dispatched: 50, attempts: [], more: true };
+const some: DeliveryRound = { dispatched: 3, attempts: [], more: false };
 
 describe('the webhook worker', () => {
-  it('runs a round when started, another at once while rounds find work, then polls at the interval', async () => {
-    const results = [busy, busy, idle];
+  it('runs a round when started, another at once while rounds fill a batch, then polls at the interval', async () => {
+    const results = [full, full, some];
     let rounds = 0;
     const { timers, due, fire } = manualTimers();
     const worker = new WebhookWorker({ execute: async () => (rounds++, results.shift() ?? idle) }, 1000, () => {}, 4, timers);

@@ -1,185 +1,231 @@
-// `pnpm bench --webhooks`: webhook delivery on the built server (SQLite, then PostgreSQL), to a receiver on loopback that answers at
-// once: how many deliveries a second it keeps up with, the time from a change's 201 to its delivery at 100 creates a
-// second, and what two subscribed endpoints cost the creates (docs/webhooks.md, docs/performance.md).
-import { createServer } from 'node:http';
+// `pnpm bench --webhooks`: webhook delivery on the built server (SQLite, then PostgreSQL), to a receiver in its own
+// process on loopback that answers at once: what two subscribed endpoints cost creates and status changes at 100 a
+// second (head to head with none, interleaved), the time from a create's 201 to its delivery at that pace, and how many
+// deliveries a second the server keeps up with while creating at full speed (docs/webhooks.md, docs/performance.md).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { issueUnlimitedKey, spawnServer, startPostgres, type ServerProcess } from '@petstore/test-support';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { issueUnlimitedKey, spawnServer, startPostgres, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import autocannon from 'autocannon';
+import { startNodeServer } from '../processes.js';
 
-const ADMIN_TOKEN = 'webhooks-bench-admin-token-1f4b7e0a3c6d9f2b5e8a1c4d7f0b3e6a';
-const SECONDS = 10;
+const ADMIN_TOKEN = randomBytes(32).toString('hex');
+/** Changes a second in the paced runs. */
+const PACE = 100;
+const PACED_SECONDS = 5;
+/** Paced runs of each kind per setting, in the order none, two, two, none, ... so that drift favours neither. */
+const ROUNDS = 4;
+const FULL_SPEED_SECONDS = 10;
+/** Pets whose status the paced transitions change, each in turn. */
+const TRANSITION_PETS = 1_000;
 
-/** Receives webhooks: when each pet's first delivery arrived, per endpoint path. */
-async function startReceiver() {
-  const arrivals = new Map<string, Map<number, number>>();
-  let total = 0;
-  let first = 0;
-  let last = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      const now = performance.now();
-      const id = (JSON.parse(body) as { data: { id: number } }).data.id;
-      const byPet = arrivals.get(req.url ?? '') ?? arrivals.set(req.url ?? '', new Map()).get(req.url ?? '')!;
-      if (!byPet.has(id)) byPet.set(id, now);
-      total += 1;
-      first ||= now;
-      last = now;
-      res.writeHead(204).end();
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs = 300_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not done after ${timeoutMs / 1000} s`);
+    await sleep(20);
+  }
+}
+
+interface Receiver {
+  url: string;
+  /** The webhooks received on `path` so far: `[data.id, arrival in ms since the epoch]`. */
+  received(path: string): Promise<[number, number][]>;
+  count(path: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const started = await startNodeServer('webhooks/receiver.js', {}, false);
+  const url = `http://127.0.0.1:${started.port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arrivals,
-    counts: () => ({ total, first, last }),
-    reset: () => {
-      arrivals.clear();
-      total = first = last = 0;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    url,
+    received: async (path) => (await (await fetch(url + path)).json()) as [number, number][],
+    count: async (path) => (await (await fetch(`${url}${path}?count`)).json()) as number,
+    stop: started.stop,
   };
 }
 
-async function admin(server: ServerProcess, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.adminUrl!}${path}`, {
+/** One call of the server's API; throws unless it answered `expected`. */
+async function call(url: string, token: string, method: string, expected: number, body?: unknown, contentType = 'application/json') {
+  const response = await fetch(url, {
     method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-  return response.status === 204 ? {} : ((await response.json()) as Record<string, unknown>);
+  if (response.status !== expected) throw new Error(`${method} ${url} answered ${response.status}: ${await response.text()}`);
+  return (expected === 204 ? {} : await response.json()) as { id: string | number };
 }
 
-/** Creates at full speed for SECONDS (50 connections): creates per second. */
-async function createsPerSecond(server: ServerProcess, key: string): Promise<number> {
-  const result = await autocannon({
-    url: `${server.url}/pets`,
-    method: 'POST',
-    connections: 50,
-    duration: SECONDS,
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-  });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`creates failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
 
-const waitFor = async (condition: () => boolean, timeoutMs = 120_000) => {
-  for (const since = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 20))) {
-    if (Date.now() - since > timeoutMs) throw new Error('timed out waiting for the deliveries');
-  }
-};
-
-/** 100 creates a second for SECONDS: when each was answered (by pet id), and each create's latency, sorted (ms). */
-async function pacedCreates(server: ServerProcess, key: string): Promise<{ answered: Map<number, number>; latencies: number[] }> {
-  const answered = new Map<number, number>();
+/** Sends `count` requests at PACE a second, each at its time whether the one before was answered or not. */
+async function paced<T>(count: number, send: (i: number) => Promise<T>): Promise<{ latencies: number[]; answers: T[] }> {
   const latencies: number[] = [];
-  const sent: Promise<void>[] = [];
+  const answers: Promise<T>[] = [];
   const start = performance.now();
-  for (let i = 0; i < 100 * SECONDS; i++) {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + i * 10 - performance.now())));
+  for (let i = 0; i < count; i++) {
+    await sleep(start + (i * 1000) / PACE - performance.now());
     const sentAt = performance.now();
-    sent.push(
-      fetch(`${server.url}/pets`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: `paced ${i}`, categoryId: 1 }),
-      }).then(async (response) => {
-        const { id } = (await response.json()) as { id: number };
-        const now = performance.now();
-        answered.set(id, now);
-        latencies.push(now - sentAt);
+    answers.push(
+      send(i).then((answer) => {
+        latencies.push(performance.now() - sentAt);
+        return answer;
       }),
     );
   }
-  await Promise.all(sent);
-  return { answered, latencies: latencies.sort((a, b) => a - b) };
+  return { answers: await Promise.all(answers), latencies };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
-/** Both databases (PostgreSQL when its binaries are installed), one after the other. */
-export async function webhooksBench(): Promise<number> {
-  const work = mkdtempSync(join(tmpdir(), 'petstore-webhooks-bench-'));
-  try {
-    await measure('SQLite', `sqlite:${join(work, 'pets.db')}`);
-    const postgres = await startPostgres();
-    if (!postgres) console.log('PostgreSQL not measured: no PostgreSQL binaries (pg_config --bindir)');
-    else {
-      try {
-        await measure('PostgreSQL', postgres.url);
-      } finally {
-        await postgres.stop();
-      }
-    }
-    return 0;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+/** What the paced runs of one setting measured. */
+interface Setting {
+  creates: number[];
+  transitions: number[];
 }
 
-async function measure(label: string, databaseUrl: string): Promise<void> {
-  const receiver = await startReceiver();
+async function measure(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
   const key = await issueUnlimitedKey(databaseUrl);
-  const server = await spawnServer({
+  const server: ServerProcess = await spawnServer({
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     ADMIN_TOKEN,
     ADMIN_PORT: '0',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    ...STOPPED_AT_ONCE,
   });
   try {
-    const without = [await createsPerSecond(server, key)];
-    const pacedWithout = await pacedCreates(server, key);
-    const endpoints = [
-      await admin(server, 'POST', '/webhook-endpoints', { url: `${receiver.url}/a` }),
-      await admin(server, 'POST', '/webhook-endpoints', { url: `${receiver.url}/b` }),
-    ];
-    // At 100 creates a second first, on a quiet server; then at full speed, and the backlog delivered to the end.
-    receiver.reset();
-    const paced = await pacedCreates(server, key);
-    await waitFor(
-      () => [...receiver.arrivals.values()].every((byPet) => [...paced.answered.keys()].every((id) => byPet.has(id))) && receiver.arrivals.size === 2,
-    );
-    const lags = [...receiver.arrivals.values()].flatMap((byPet) => [...paced.answered].map(([id, at]) => byPet.get(id)! - at)).sort((a, b) => a - b);
+    const create = (name: string) => call(`${server.url}/pets`, key, 'POST', 201, { name, categoryId: 1 });
+    const paths = [`/${label}-a`, `/${label}-b`];
+    const endpoints: string[] = [];
+    for (const path of paths)
+      endpoints.push(String((await call(`${server.adminUrl!}/webhook-endpoints`, ADMIN_TOKEN, 'POST', 201, { url: receiver.url + path })).id));
+    /** Deliveries each path is owed so far. */
+    let owed = 0;
+    const subscribe = async (on: boolean) => {
+      for (const id of endpoints) await call(`${server.adminUrl!}/webhook-endpoints/${id}`, ADMIN_TOKEN, 'PATCH', 200, { disabled: !on });
+    };
+    const delivered = () =>
+      until(`${label}: delivering ${owed} webhooks to each endpoint`, async () =>
+        (await Promise.all(paths.map((path) => receiver.count(path)))).every((count) => count >= owed) ? true : null,
+      );
 
-    receiver.reset();
-    const startedAt = performance.now();
-    const withTwo = await createsPerSecond(server, key);
-    const created = Math.round(withTwo * SECONDS);
-    await waitFor(() => receiver.counts().total >= 2 * created);
-    const { total, last } = receiver.counts();
-    const deliveriesPerSecond = total / ((last - startedAt) / 1000);
+    const pets: number[] = [];
+    for (let i = 0; i < TRANSITION_PETS; i += 50)
+      pets.push(...(await Promise.all(Array.from({ length: 50 }, (_, j) => create(`transitioned ${i + j}`)))).map((pet) => Number(pet.id)));
+    owed += TRANSITION_PETS;
+    const statuses = new Map(pets.map((id) => [id, 'available']));
+    let turn = 0;
+    const transition = () => {
+      const id = pets[turn++ % pets.length]!;
+      const status = statuses.get(id) === 'available' ? 'pending' : 'available';
+      statuses.set(id, status);
+      return call(`${server.url}/pets/${id}`, key, 'PATCH', 200, { status }, 'application/merge-patch+json');
+    };
+    const count = PACE * PACED_SECONDS;
+    /** A paced run of creates, then one of transitions; with `subscribed`, the creates' 201s (by id) for the lag. */
+    const run = async (setting: Setting, subscribed: boolean, answered: Map<number, number>) => {
+      const creates = await paced(count, async (i) => {
+        const pet = await create(`paced ${i}`);
+        return { id: Number(pet.id), at: Date.now() };
+      });
+      const transitions = await paced(count, transition);
+      setting.creates.push(...creates.latencies);
+      setting.transitions.push(...transitions.latencies);
+      if (subscribed) {
+        for (const { id, at } of creates.answers) answered.set(id, at);
+        owed += 2 * count;
+        await delivered();
+      }
+    };
 
-    for (const endpoint of endpoints) await admin(server, 'DELETE', `/webhook-endpoints/${String(endpoint['id'])}`);
-    without.push(await createsPerSecond(server, key));
-    const baseline = (without[0]! + without[1]!) / 2;
+    await delivered();
+    const warmUp = new Map<number, number>();
+    await run({ creates: [], transitions: [] }, true, warmUp);
+    const none: Setting = { creates: [], transitions: [] };
+    const two: Setting = { creates: [], transitions: [] };
+    const answered = new Map<number, number>();
+    for (let round = 0; round < 2 * ROUNDS; round++) {
+      const subscribed = round % 4 === 1 || round % 4 === 2;
+      await subscribe(subscribed);
+      await run(subscribed ? two : none, subscribed, answered);
+    }
+    const lags: number[] = [];
+    for (const path of paths) {
+      const arrivals = new Map((await receiver.received(path)).filter(([id]) => answered.has(id)).map(([id, at]) => [id, at]));
+      for (const [id, at] of answered) lags.push(arrivals.get(id)! - at);
+    }
+    lags.sort((a, b) => a - b);
+
+    const fullSpeed = async () => {
+      const result = await autocannon({
+        url: `${server.url}/pets`,
+        method: 'POST',
+        connections: 50,
+        duration: FULL_SPEED_SECONDS,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`creates failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return result['2xx'];
+    };
+    await subscribe(false);
+    const createdAlone = await fullSpeed();
+    await subscribe(true);
+    const startedAt = Date.now();
+    const created = await fullSpeed();
+    owed += created;
+    await delivered();
+    const lastArrival = Math.max(...(await Promise.all(paths.map(async (path) => (await receiver.received(path)).at(-1)![1]))));
+    const deliveriesPerSecond = (2 * created) / ((lastArrival - startedAt) / 1000);
+
+    const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(2);
+    const compared = (kind: keyof Setting): [string, string][] => {
+      const [a, b] = [none[kind].sort((x, y) => x - y), two[kind].sort((x, y) => x - y)];
+      return [0.5, 0.99].map((p) => [
+        `${kind} at ${PACE}/s: latency p${p * 100}, two endpoints against none (ms)`,
+        `${ms(b, p)} against ${ms(a, p)}: ${(percentile(b, p) / percentile(a, p)).toFixed(2)}x`,
+      ]);
+    };
     const rows = [
-      ['creates/s, no endpoint (before, after)', `${Math.round(without[0]!)}, ${Math.round(without[1]!)}`],
-      ['creates/s, two endpoints subscribed', `${Math.round(withTwo)} (${((withTwo / baseline) * 100).toFixed(1)} % of no endpoint)`],
+      ...compared('creates'),
+      ...compared('transitions'),
+      [`201 to delivery at ${PACE} creates/s: p50 / p99 / max (ms)`, `${percentile(lags, 0.5)} / ${percentile(lags, 0.99)} / ${lags.at(-1)}`],
       ['deliveries/s while creating at full speed (two per create)', `${Math.round(deliveriesPerSecond)}`],
       [
-        '201 to delivery at 100 creates/s: p50 / p99 / max (ms)',
-        `${percentile(lags, 50).toFixed(1)} / ${percentile(lags, 99).toFixed(1)} / ${lags.at(-1)!.toFixed(1)}`,
-      ],
-      [
-        'create latency at 100 creates/s, no endpoint: p50 / p99 (ms)',
-        `${percentile(pacedWithout.latencies, 50).toFixed(2)} / ${percentile(pacedWithout.latencies, 99).toFixed(2)}`,
-      ],
-      [
-        'create latency at 100 creates/s, two endpoints: p50 / p99 (ms)',
-        `${percentile(paced.latencies, 50).toFixed(2)} / ${percentile(paced.latencies, 99).toFixed(2)}`,
+        'creates/s at full speed, two endpoints against none',
+        `${Math.round(created / FULL_SPEED_SECONDS)} against ${Math.round(createdAlone / FULL_SPEED_SECONDS)}`,
       ],
     ];
-    console.log(`| Webhooks (${label}, ${SECONDS} s runs) | |\n|---|---:|\n${rows.map(([name, value]) => `| ${name} | ${value} |`).join('\n')}\n`);
+    const runs = `${ROUNDS} runs of ${PACED_SECONDS} s per setting and kind, interleaved`;
+    console.log(`| Webhooks on ${label} (${runs}) | |\n|---|---:|\n${rows.map(([name, value]) => `| ${name} | ${value} |`).join('\n')}\n`);
   } finally {
     await server.stop();
-    await receiver.close();
+  }
+}
+
+/** Both databases (PostgreSQL when its binaries are installed), one after the other. */
+export async function webhooksBench(): Promise<number> {
+  const work = mkdtempSync(join(tmpdir(), 'petstore-webhooks-bench-'));
+  const receiver = await startReceiver();
+  try {
+    await measure('SQLite', `sqlite:${join(work, 'pets.db')}`, receiver);
+    const postgres = await startPostgres();
+    if (!postgres) console.log('PostgreSQL not measured: no PostgreSQL binaries (pg_config --bindir)');
+    else {
+      try {
+        await measure('PostgreSQL', postgres.url, receiver);
+      } finally {
+        await postgres.stop();
+      }
+    }
+    return 0;
+  } finally {
+    await receiver.stop();
+    rmSync(work, { recursive: true, force: true });
   }
 }

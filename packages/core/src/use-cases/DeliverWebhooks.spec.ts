@@ -37,7 +37,15 @@ describe('DeliverWebhooks', () => {
       expect.objectContaining({ attempt: 1, statusCode: 200, succeeded: true, error: null, eventId: event!.id }),
     ]);
     expect(await attemptsTo(other.endpoint.id)).toEqual([]);
-    expect(await store.deliverWebhooks.execute()).toEqual({ dispatched: 0, attempts: [] });
+    expect(await store.deliverWebhooks.execute()).toEqual({ dispatched: 0, attempts: [], more: false });
+  });
+
+  it('says more work may be waiting when a batch was full, and not once it was not', async () => {
+    const small = createPetStore(ports, { delivery: { batchSize: 2 } });
+    await small.createWebhookEndpoint.execute({ url }, 'cli');
+    for (const name of ['Rex', 'Tom', 'Kit']) await small.createPet.execute({ name, categoryId: 1 });
+    expect(await small.deliverWebhooks.execute()).toMatchObject({ dispatched: 2, more: true });
+    expect(await small.deliverWebhooks.execute()).toMatchObject({ dispatched: 1, more: false });
   });
 
   it('tries a failing receiver again on the schedule, with the same event id, until it answers 2xx', async () => {

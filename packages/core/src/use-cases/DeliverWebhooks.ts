@@ -26,6 +26,8 @@ export interface DeliveryOptions {
 export interface DeliveryRound {
   dispatched: number;
   attempts: DeliveryAttempt[];
+  /** A batch was full (events to dispatch or deliveries due): more work may be waiting. */
+  more: boolean;
 }
 
 /** Sees each attempt run, from its start to its record (the server's metrics and traces). */
@@ -86,7 +88,7 @@ export class DeliverWebhooks {
       event: (id) => events.get(id) ?? events.set(id, this.ports.events.findEvent(id)).get(id)!,
     };
     const attempts = await Promise.all(claimed.map((delivery) => this.observer.attempt(delivery, () => this.attempt(delivery, lookups))));
-    return { dispatched, attempts };
+    return { dispatched, attempts, more: dispatched === this.batchSize || claimed.length === this.batchSize };
   }
 
   private async attempt(delivery: Delivery, lookups: Lookups): Promise<DeliveryAttempt> {
