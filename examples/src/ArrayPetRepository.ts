@@ -1,8 +1,9 @@
 // An adapter of your own: a PetRepository over a plain array. Whatever it stores in, an adapter passes the port's
 // contract suite (ArrayPetRepository.spec.ts), the same one every adapter of the project passes.
 import {
-  generateEventId,
+  petCreatedEvent,
   petEventOf,
+  petUpdatedEvent,
   type ChangeTiming,
   type EventListRequest,
   type EventLog,
@@ -25,8 +26,7 @@ export class ArrayPetRepository implements PetRepository, EventLog {
   async create(draft: PetDraft): Promise<Pet> {
     const pet = { id: this.pets.length + 1, ...draft, version: 1 };
     this.pets.push(pet);
-    const at = new Date();
-    this.events.push({ id: generateEventId(at), type: 'pet.created', at, pet: { ...pet }, before: null });
+    this.events.push(petCreatedEvent(pet, new Date()));
     return { ...pet };
   }
 
@@ -41,14 +41,7 @@ export class ArrayPetRepository implements PetRepository, EventLog {
     }
     const pet = { id, ...next, version: expectedVersion + 1 };
     this.pets[index] = pet;
-    const { name, categoryId, status } = current;
-    this.events.push({
-      id: generateEventId(new Date(at)),
-      type: 'pet.updated',
-      at: new Date(at),
-      pet: { ...pet },
-      before: { name, categoryId, status },
-    });
+    this.events.push(petUpdatedEvent(current, pet, new Date(at)));
     return { ...pet };
   }
 

@@ -5,17 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
 import { FakeWebhookTargets, RecordingWebhookSender } from '@petstore/core/testing';
-import {
-  migrations,
-  petstoreEntities,
-  TypeOrmAuditLog,
-  TypeOrmEventLog,
-  TypeOrmIdempotencyStore,
-  TypeOrmKeyStore,
-  TypeOrmKeyUsageStore,
-  TypeOrmPetRepository,
-  TypeOrmWebhookStore,
-} from '@petstore/persistence-typeorm';
+import { migrations, petstoreEntities, typeOrmPorts } from '@petstore/persistence-typeorm';
 import { DataSource, EntitySchema, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 // A table of your own: visits booked to meet a pet.
@@ -62,20 +52,13 @@ console.log('migrated:', applied.map((migration) => migration.name).join(', '));
 // What `typeorm schema:log` would print: the entities, yours and the pet store's, match what the migrations created.
 console.log('schema changes pending:', (await dataSource.driver.createSchemaBuilder().log()).upQueries.length);
 
-const webhooks = new TypeOrmWebhookStore(dataSource);
+// Every port the pet store keeps in a database, on your DataSource (typeOrmPorts); rate limits in memory here.
 const store = createPetStore({
-  pets: new TypeOrmPetRepository(dataSource),
-  events: new TypeOrmEventLog(dataSource),
-  webhookEndpoints: webhooks,
-  deliveries: webhooks,
+  ...typeOrmPorts(dataSource),
+  rateLimits: new InMemoryRateLimitStore(),
   // No webhooks sent from this example: the server's (@petstore/app) targets and sender check addresses and POST.
   webhookTargets: new FakeWebhookTargets(),
   webhookSender: new RecordingWebhookSender(),
-  keys: new TypeOrmKeyStore(dataSource),
-  idempotency: new TypeOrmIdempotencyStore(dataSource),
-  rateLimits: new InMemoryRateLimitStore(),
-  auditLog: new TypeOrmAuditLog(dataSource),
-  keyUsage: new TypeOrmKeyUsageStore(dataSource),
   clock: new SystemClock(),
 });
 const { key, secret } = await store.issueApiKey.execute({ plan: 'free', name: 'front desk' }, 'cli');

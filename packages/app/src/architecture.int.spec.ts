@@ -41,7 +41,8 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
       'app/src/fine.ts': ['@petstore/http-koa', '@petstore/persistence-typeorm', 'inversify'],
       'app/src/tracing.ts': ['@opentelemetry/sdk-node', 'import-in-the-middle'],
       'app/src/bad.ts': ['@opentelemetry/api', 'import-in-the-middle', './tracing.js'],
-      'client/src/bad.ts': ['node:crypto', '@petstore/core'],
+      'client/src/bad.ts': ['node:crypto', '@petstore/core', 'standardwebhooks'],
+      'client/src/webhooks.ts': ['node:crypto'],
       'client/src/fine.spec.ts': ['node:fs', '@petstore/app'],
     };
     for (const [file, imports] of Object.entries(files)) {
@@ -65,6 +66,8 @@ describe('architecture (dependency-cruiser, .dependency-cruiser.cjs)', () => {
         'only-app-wires-adapters: bench/src/bad.ts -> @petstore/http-koa',
         'client-stands-alone: client/src/bad.ts -> crypto',
         'client-stands-alone: client/src/bad.ts -> @petstore/core',
+        'client-stands-alone: client/src/bad.ts -> standardwebhooks',
+        'client-webhooks-apart: client/src/webhooks.ts -> crypto',
         'opentelemetry-only-in-tracing: app/src/bad.ts -> @opentelemetry/api',
         'opentelemetry-only-in-tracing: app/src/bad.ts -> import-in-the-middle',
         'tracing-loaded-on-demand: app/src/bad.ts -> packages/app/src/tracing.ts',

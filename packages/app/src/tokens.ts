@@ -43,8 +43,16 @@ const ports = {
   RateLimitStore: token<RateLimitStore>('RateLimitStore'),
   IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
   EventLog: token<EventLog>('EventLog'),
-  /** Webhook endpoints and deliveries (WebhookEndpointStore and DeliveryQueue). */
+};
+
+/** Webhook delivery: where endpoints and deliveries are stored, what wakes the worker, and the worker. */
+const webhooks = {
+  /** Webhook endpoints and deliveries (core's WebhookEndpointStore and DeliveryQueue ports). */
   WebhookStore: token<TypeOrmWebhookStore>('WebhookStore'),
+  /** Told of every change this process commits, so the webhook worker runs at once. */
+  ChangeSignal: token<ChangeSignal>('ChangeSignal'),
+  /** Delivers webhooks; `startServer` starts it, a closer stops it. */
+  WebhookWorker: token<WebhookWorker>('WebhookWorker'),
 };
 
 /** The connections behind the adapters, and what the server checks and releases of them. */
@@ -57,11 +65,8 @@ export const TOKENS = {
   ...ports,
   ...connections,
   ...lifecycle,
+  ...webhooks,
   PetStore: token<PetStore>('PetStore'),
-  /** Told of every change this process commits, so the webhook worker runs at once. */
-  ChangeSignal: token<ChangeSignal>('ChangeSignal'),
-  /** Delivers webhooks; `startServer` starts it, a closer stops it. */
-  WebhookWorker: token<WebhookWorker>('WebhookWorker'),
   HttpApp: token<HttpApp>('HttpApp'),
   /**
    * Where the API answers, `http://HOST:PORT/v1`: the links' base when PUBLIC_BASE_URL is unset. `startServer` rebinds

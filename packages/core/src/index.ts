@@ -27,7 +27,9 @@ export { encodePetCursor } from './pet/PetCursor.js';
 export {
   isPetEventType,
   payloadOf,
+  petCreatedEvent,
   petEventOf,
+  petUpdatedEvent,
   PET_EVENT_TYPES,
   previousValues,
   type PetEvent,

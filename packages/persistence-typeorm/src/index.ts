@@ -19,6 +19,7 @@ export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { TypeOrmAuditLog } from './TypeOrmAuditLog.js';
 export { TypeOrmKeyUsageStore } from './TypeOrmKeyUsageStore.js';
 export { TypeOrmBanStore } from './TypeOrmBanStore.js';
+export { typeOrmPorts, type TypeOrmPorts } from './typeOrmPorts.js';
 export { translateDatabaseError } from './translateDatabaseError.js';
 export { migrations } from './migrations/index.js';
 export { petstoreEntities } from './schemas/index.js';

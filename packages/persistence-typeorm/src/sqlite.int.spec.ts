@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { anApiKey, aPetDraft } from '@petstore/core/testing';
+import { anApiKey, aPetDraft, FakeWebhookTargets, RecordingWebhookSender } from '@petstore/core/testing';
 import { describePetRepositoryContract } from '@petstore/core/contracts';
-import { hashApiKeySecret } from '@petstore/core';
+import { createPetStore, hashApiKeySecret, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
 import Database from 'better-sqlite3';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
@@ -14,6 +14,7 @@ import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmEventLog } from './TypeOrmEventLog.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
+import { typeOrmPorts } from './typeOrmPorts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -275,5 +276,33 @@ describe('SQLite file', () => {
     const dataSource = await open('sqlite::memory:');
     await dataSource.destroy();
     await expect(new TypeOrmPetRepository(dataSource).findById(1)).rejects.toMatchObject({ code: 'service_unavailable' });
+  });
+});
+
+describe('typeOrmPorts', () => {
+  it('stores pets, their events, keys, the audit trail and webhook endpoints on the one DataSource', async () => {
+    const file = newFile();
+    const dataSource = await open(`sqlite:${file}`);
+    try {
+      const ports = { rateLimits: new InMemoryRateLimitStore(), webhookTargets: new FakeWebhookTargets(), clock: new SystemClock() };
+      const store = createPetStore({ ...typeOrmPorts(dataSource), ...ports, webhookSender: new RecordingWebhookSender() });
+      const { key } = await store.issueApiKey.execute({ plan: 'free', name: 'front desk' }, 'cli');
+      const rex = await store.createPet.execute({ name: 'Rex', categoryId: 1 });
+      const { endpoint } = await store.createWebhookEndpoint.execute({ url: 'https://crm.example.org/hooks' }, 'cli');
+
+      const other = new Database(file, { readonly: true });
+      try {
+        const count = (table: string) => (other.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
+        expect([count('pets'), count('pet_events'), count('api_keys'), count('webhook_endpoints')]).toEqual([1, 1, 1, 1]);
+      } finally {
+        other.close();
+      }
+      expect((await store.listEvents.execute()).events.map((event) => [event.type, event.data.id])).toEqual([['pet.created', rex.id]]);
+      expect((await store.listAuditEvents.execute()).events.map((event) => event.action)).toEqual(['webhook.created', 'key.created']);
+      expect((await store.getApiKey.execute(key.id)).id).toBe(key.id);
+      expect((await store.getWebhookEndpoint.execute(endpoint.id)).url).toBe('https://crm.example.org/hooks');
+    } finally {
+      await dataSource.destroy();
+    }
   });
 });

@@ -2,33 +2,24 @@ import { describe, expect, it } from '@jest/globals';
 import { planSoak } from './schedule.js';
 
 describe('planSoak', () => {
-  it('plans the 60-minute run in minutes: 5 of warm-up, blocks of 5, drills at minutes 15, 27 and 39 for 30 s', () => {
-    expect(planSoak(60)).toEqual({
-      durationMs: 3_600_000,
-      sliceMs: 60_000,
+  // The 60-minute run in minutes: 5 of warm-up, blocks of 5, drills at minutes 15, 27 and 39 for 30 s. The 2-minute CI
+  // run scaled down: 2-s slices, 20-s blocks, 8-s outages after the first block, room for half a block after Redis.
+  it.each([
+    { minutes: 60, sliceMs: 60_000, blockSlices: 5, memorySlices: 5, drillsAtMs: [900_000, 1_620_000, 2_340_000], outageMs: 30_000 },
+    { minutes: 2, sliceMs: 2_000, blockSlices: 10, memorySlices: 30, drillsAtMs: [30_000, 64_000, 88_000], outageMs: 8_000 },
+  ])('plans the $minutes-minute run', ({ minutes, sliceMs, blockSlices, memorySlices, drillsAtMs: [redis, postgres, instance], outageMs }) => {
+    expect(planSoak(minutes)).toEqual({
+      durationMs: minutes * 60_000,
+      sliceMs,
       warmupSlices: 5,
-      blockSlices: 5,
-      memorySlices: 5,
+      blockSlices,
+      memorySlices,
       drills: [
-        { kind: 'redis', startMs: 900_000, outageMs: 30_000 },
-        { kind: 'postgres', startMs: 1_620_000, outageMs: 30_000 },
-        { kind: 'instance', startMs: 2_340_000, outageMs: 0 },
+        { kind: 'redis', startMs: redis, outageMs },
+        { kind: 'postgres', startMs: postgres, outageMs },
+        { kind: 'instance', startMs: instance, outageMs: 0 },
       ],
-      graceMs: 30_000,
-    });
-  });
-
-  it('scales the 2-minute CI run down: 2-s slices, 20-s blocks, 8-s outages after the first block, room for half a block after Redis', () => {
-    expect(planSoak(2)).toMatchObject({
-      sliceMs: 2_000,
-      blockSlices: 10,
-      memorySlices: 30,
-      drills: [
-        { kind: 'redis', startMs: 30_000, outageMs: 8_000 },
-        { kind: 'postgres', startMs: 64_000, outageMs: 8_000 },
-        { kind: 'instance', startMs: 88_000 },
-      ],
-      graceMs: 8_000,
+      graceMs: outageMs,
     });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '../testing/builders.js';
 import { generateEventId, isEventId } from './eventId.js';
-import { payloadOf, petEventOf, previousValues } from './PetEvent.js';
+import { payloadOf, petCreatedEvent, petEventOf, petUpdatedEvent, previousValues } from './PetEvent.js';
 
 describe('pet events', () => {
   const rex = { id: 7, name: 'Rex', categoryId: 2, status: 'pending' as const, version: 2 };
@@ -22,6 +22,20 @@ describe('pet events', () => {
       type: 'pet.updated',
       timestamp: '2026-06-01T12:00:00.123Z',
       data: { ...rex, previous: { status: 'available' } },
+    });
+  });
+
+  it('are recorded as a copy of the pet, an update with the fields it had before (never its id or version)', () => {
+    const created = petCreatedEvent(rex, at);
+    expect(created).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{28}$/), type: 'pet.created', at, pet: rex, before: null });
+    expect(created.pet).not.toBe(rex);
+    const before = { ...rex, status: 'available' as const, version: 1 };
+    expect(petUpdatedEvent(before, rex, at)).toEqual({
+      id: expect.stringMatching(/^evt_[0-9a-f]{28}$/),
+      type: 'pet.updated',
+      at,
+      pet: rex,
+      before: { name: 'Rex', categoryId: 2, status: 'available' },
     });
   });
 

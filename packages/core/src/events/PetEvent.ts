@@ -1,4 +1,5 @@
 import type { Pet, PetDraft, PetPatch } from '../pet/Pet.js';
+import { generateEventId } from './eventId.js';
 
 export const PET_EVENT_TYPES = ['pet.created', 'pet.updated'] as const;
 export type PetEventType = (typeof PET_EVENT_TYPES)[number];
@@ -29,6 +30,16 @@ export interface RecordedPetEvent {
   at: Date;
   pet: Pet;
   before: PetDraft | null;
+}
+
+/** The event a repository records with a pet it created. */
+export function petCreatedEvent(pet: Pet, at: Date): RecordedPetEvent {
+  return { id: generateEventId(at), type: 'pet.created', at, pet: { ...pet }, before: null };
+}
+
+/** The event a repository records with a change to a pet: its fields before the change, the pet as the change left it. */
+export function petUpdatedEvent({ name, categoryId, status }: PetDraft, pet: Pet, at: Date): RecordedPetEvent {
+  return { id: generateEventId(at), type: 'pet.updated', at, pet: { ...pet }, before: { name, categoryId, status } };
 }
 
 /** The fields of `before` whose values `after` changed, with their values in `before`. */

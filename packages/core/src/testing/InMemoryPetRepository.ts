@@ -1,6 +1,5 @@
 import { SystemClock } from '../adapters/SystemClock.js';
-import { generateEventId } from '../events/eventId.js';
-import { petEventOf, type PetEvent, type RecordedPetEvent } from '../events/PetEvent.js';
+import { petCreatedEvent, petEventOf, petUpdatedEvent, type PetEvent, type RecordedPetEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { Clock } from '../ports/Clock.js';
 import type { EventListRequest, EventLog } from '../ports/EventLog.js';
@@ -24,8 +23,7 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
   create(draft: PetDraft): Promise<Pet> {
     const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status, version: 1 };
     this.pets.push(pet);
-    const at = this.clock.now();
-    this.events.push({ id: generateEventId(at), type: 'pet.created', at, pet: { ...pet }, before: null });
+    this.events.push(petCreatedEvent(pet, this.clock.now()));
     return Promise.resolve({ ...pet });
   }
 
@@ -49,14 +47,7 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     if (statusChanges) this.statusChangedAt.set(id, at);
     const pet: Pet = { id, name: next.name, categoryId: next.categoryId, status: next.status, version: expectedVersion + 1 };
     this.pets[index] = pet;
-    const { name, categoryId, status } = current;
-    this.events.push({
-      id: generateEventId(new Date(at)),
-      type: 'pet.updated',
-      at: new Date(at),
-      pet: { ...pet },
-      before: { name, categoryId, status },
-    });
+    this.events.push(petUpdatedEvent(current, pet, new Date(at)));
     return Promise.resolve({ ...pet });
   }
 

@@ -30,14 +30,8 @@ export interface WebhookEndpoint {
   version: number;
 }
 
-/** An endpoint as the admin API and the CLI show it: never a secret. */
-export interface WebhookEndpointView {
-  id: string;
-  url: string;
-  eventTypes: PetEventType[];
-  description: string;
-  disabled: boolean;
-  disabledReason: DisabledReason | null;
+/** An endpoint as the admin API and the CLI show it (instants as ISO 8601 text): never a secret. */
+export interface WebhookEndpointView extends Pick<WebhookEndpoint, 'id' | 'url' | 'eventTypes' | 'description' | 'disabled' | 'disabledReason'> {
   createdAt: string;
   previousSecretExpiresAt: string | null;
 }

@@ -2,7 +2,6 @@ import {
   AUDIT_ACTIONS,
   AUDIT_ACTORS,
   KEY_STATUSES,
-  LIST_LIMIT,
   MAX_GRACE_PERIOD_SECONDS,
   MAX_RATE_LIMIT,
   MAX_USAGE_RANGE_DAYS,
@@ -10,12 +9,11 @@ import {
   SCOPES,
 } from '@petstore/core';
 import { ErrorSchema, type JsonSchema } from '../openapi/schemas.js';
+import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
 import { WEBHOOK_SCHEMAS } from './webhookSchemas.js';
 
 // The admin document's `components.schemas`, written from core's KeyView, KeyUsageReport and AuditEventView.
 
-const instant = (description: string) => ({ type: 'string', format: 'date-time', description }) as const;
-const instantOrNull = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description }) as const;
 const limit = { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT } as const;
 const limitOrNull = { type: ['integer', 'null'], minimum: 1, maximum: MAX_RATE_LIMIT } as const;
 /** A key's per-minute and per-day limits, each as `each` says. */
@@ -145,21 +143,6 @@ export const RotationSchema = {
   },
   example: { gracePeriodSeconds: 3600 },
 } as const satisfies JsonSchema;
-
-/** One page of `items` under `name`, and the cursor of the next page (`next` says which page comes next). */
-function pageOf(name: string, items: JsonSchema & { example: object }, description: string, next: string) {
-  return {
-    type: 'object',
-    description,
-    additionalProperties: false,
-    required: [name, 'nextCursor'],
-    properties: {
-      [name]: { type: 'array', items, maxItems: LIST_LIMIT.max },
-      nextCursor: { type: ['string', 'null'], description: `Pass as \`cursor\` for the ${next} page; null on the last one.` },
-    },
-    example: { [name]: [items.example], nextCursor: null },
-  } as const satisfies JsonSchema;
-}
 
 export const ApiKeysSchema = pageOf('keys', ApiKeySchema, 'One page of keys, oldest first, revoked ones included.', 'next');
 

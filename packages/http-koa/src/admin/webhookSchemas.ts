@@ -1,11 +1,9 @@
-import { DISABLED_REASONS, LIST_LIMIT, PET_EVENT_TYPES, PET_STATUSES, RESPONSE_BODY_MAX } from '@petstore/core';
+import { DISABLED_REASONS, PET_EVENT_TYPES, PET_STATUSES, RESPONSE_BODY_MAX } from '@petstore/core';
 import { PetSchema, type JsonSchema } from '../openapi/schemas.js';
+import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
 
 // The admin document's schemas of webhook endpoints, their delivery log and the events, written from core's
 // WebhookEndpointView, DeliveryAttemptView and EventView.
-
-const instant = (description: string) => ({ type: 'string', format: 'date-time', description }) as const;
-const nextCursor = { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last one.' } as const;
 
 const EventTypesSchema = {
   type: 'array',
@@ -50,11 +48,7 @@ const endpointProperties = {
       '`manual` (an operator), `gone` (its receiver answered `410`), `failing` (every attempt of a delivery failed for the whole retry schedule); null while enabled.',
   },
   createdAt: instant('When the endpoint was created.'),
-  previousSecretExpiresAt: {
-    type: ['string', 'null'],
-    format: 'date-time',
-    description: 'Until when the secret replaced by the last rotation still signs beside the new one; null: never rotated.',
-  },
+  previousSecretExpiresAt: instantOrNull('Until when the secret replaced by the last rotation still signs beside the new one; null: never rotated.'),
 } as const;
 
 export const WebhookEndpointSchema = {
@@ -105,14 +99,7 @@ export const WebhookEndpointUpdateSchema = {
   example: { disabled: false },
 } as const satisfies JsonSchema;
 
-export const WebhookEndpointsSchema = {
-  type: 'object',
-  description: 'One page of webhook endpoints, oldest first.',
-  additionalProperties: false,
-  required: ['endpoints', 'nextCursor'],
-  properties: { endpoints: { type: 'array', items: WebhookEndpointSchema, maxItems: LIST_LIMIT.max }, nextCursor },
-  example: { endpoints: [ENDPOINT_EXAMPLE], nextCursor: null },
-} as const satisfies JsonSchema;
+export const WebhookEndpointsSchema = pageOf('endpoints', WebhookEndpointSchema, 'One page of webhook endpoints, oldest first.', 'next');
 
 const ATTEMPT_EXAMPLE = {
   deliveryId: 42,
@@ -151,14 +138,7 @@ const DeliveryAttemptSchema = {
   example: ATTEMPT_EXAMPLE,
 } as const satisfies JsonSchema;
 
-export const DeliveryAttemptsSchema = {
-  type: 'object',
-  description: "One page of the endpoint's delivery log, newest first.",
-  additionalProperties: false,
-  required: ['attempts', 'nextCursor'],
-  properties: { attempts: { type: 'array', items: DeliveryAttemptSchema, maxItems: LIST_LIMIT.max }, nextCursor },
-  example: { attempts: [ATTEMPT_EXAMPLE], nextCursor: null },
-} as const satisfies JsonSchema;
+export const DeliveryAttemptsSchema = pageOf('attempts', DeliveryAttemptSchema, "One page of the endpoint's delivery log, newest first.", 'next');
 
 const EVENT_EXAMPLE = {
   id: 'evt_019ab3c4d5e60001a1b2c3d4e5f6',
@@ -196,24 +176,7 @@ const EventSchema = {
   example: EVENT_EXAMPLE,
 } as const satisfies JsonSchema;
 
-export const EventsSchema = {
-  type: 'object',
-  description: 'One page of events, newest first.',
-  additionalProperties: false,
-  required: ['events', 'nextCursor'],
-  properties: { events: { type: 'array', items: EventSchema, maxItems: LIST_LIMIT.max }, nextCursor },
-  example: {
-    events: [
-      {
-        id: 'evt_019ab3c4d5e20001f0e1d2c3b4a5',
-        type: 'pet.created',
-        timestamp: '2026-11-25T09:00:00.000Z',
-        data: { id: 1, name: 'Rex', categoryId: 2, status: 'available', version: 1 },
-      },
-    ],
-    nextCursor: null,
-  },
-} as const satisfies JsonSchema;
+export const EventsSchema = pageOf('events', EventSchema, 'One page of events, newest first.', 'next');
 
 export const ResendSchema = {
   type: 'object',

@@ -150,7 +150,9 @@ function operationObject(operation: Operation, descriptions: Descriptions): Json
       requestBody: {
         required: true,
         description: body.description,
-        content: Object.fromEntries((body.mediaTypes ?? ['application/json']).map((type) => [type, { schema: body.schema, example: body.example }])),
+        content: Object.fromEntries(
+          (body.mediaTypes ?? ['application/json']).map((type) => [type, { schema: body.schema, example: body.schema.example }]),
+        ),
       },
     }),
     responses: { ...responses, ...errorResponses(operation, descriptions) },

@@ -73,11 +73,13 @@ interface OperationDescription<A extends Admission> {
   summary: string;
   description: string;
   parameters?: readonly Parameter[];
-  /** A JSON request body of this schema (read, size-limited and checked before the operation runs); optional: may be empty. */
+  /**
+   * A JSON request body of this schema (read, size-limited and checked before the operation runs), documented with the
+   * schema's example; optional: may be empty.
+   */
   requestBody?: {
-    schema: JsonSchema;
+    schema: JsonSchema & { example: unknown };
     description: string;
-    example: unknown;
     optional?: true;
     /** The media types documented for it (default `application/json`); any JSON type (`+json`) is read. */
     mediaTypes?: readonly string[];

@@ -22,7 +22,7 @@ export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation
       '`Idempotency-Key`, a retry of the same request (same key, same body) gets the first answer again instead of ' +
       'adding the animal twice.',
     parameters: [IDEMPOTENCY_KEY],
-    requestBody: { schema: NewPetSchema, description: 'The animal to add.', example: NewPetSchema.example },
+    requestBody: { schema: NewPetSchema, description: 'The animal to add.' },
     responses: [
       {
         status: 201,

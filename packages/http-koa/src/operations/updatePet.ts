@@ -30,7 +30,6 @@ export function updatePet(store: PetStore): PetsOperation {
     requestBody: {
       schema: PetPatchSchema,
       description: 'The fields to change.',
-      example: PetPatchSchema.example,
       mediaTypes: ['application/merge-patch+json', 'application/json'],
     },
     responses: [{ status: 200, description: 'The animal as changed, with its new tag.', headers: ['ETag', 'Idempotent-Replayed'], body: PetSchema }],

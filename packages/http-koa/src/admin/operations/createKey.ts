@@ -16,7 +16,7 @@ export function createKey(store: Pick<PetStore, 'issueApiKey'>, baseUrl: string)
       'Creates a key with a plan, optional per-minute and per-day limits, scopes (default: all) and expiry. The answer is ' +
       'the only one that shows its secret, as `key`: hand it to its user now; only its hash is stored. Audited as ' +
       '`key.created` (actor `admin-api`).',
-    requestBody: { schema: NewApiKeySchema, description: 'The new key.', example: NewApiKeySchema.example },
+    requestBody: { schema: NewApiKeySchema, description: 'The new key.' },
     responses: [{ status: 201, description: 'The key, and its secret as `key`.', headers: ['Location'], body: IssuedApiKeySchema }],
     errors: ['validation_error'],
     input: ({ body, numberLiterals }) => ({ settings: body as IssueApiKeyInput, numberLiterals }),

@@ -16,7 +16,7 @@ export function createWebhookEndpoint(store: Pick<PetStore, 'createWebhookEndpoi
       'Registers a URL to receive the events of the given types (default: all) as signed POSTs (Standard Webhooks). The ' +
       'URL must be `https` and must not resolve to a loopback, private, link-local or metadata address. The answer is ' +
       'the only one that shows the signing secret, as `secret`. Audited as `webhook.created`.',
-    requestBody: { schema: NewWebhookEndpointSchema, description: 'The new endpoint.', example: NewWebhookEndpointSchema.example },
+    requestBody: { schema: NewWebhookEndpointSchema, description: 'The new endpoint.' },
     responses: [{ status: 201, description: 'The endpoint, and its secret as `secret`.', headers: ['Location'], body: IssuedWebhookEndpointSchema }],
     errors: ['validation_error'],
     input: ({ body }) => body,

@@ -24,7 +24,7 @@ export function resendWebhookEvent(store: Pick<PetStore, 'resendWebhookEvent'>):
       'Queues a new delivery of one recorded event to this endpoint, attempted at once and retried like any other, with ' +
       'the same `webhook-id` as before (a receiver that already has it can drop it). The endpoint must be enabled.',
     parameters: [ENDPOINT_ID],
-    requestBody: { schema: ResendSchema, description: 'The event to send again.', example: ResendSchema.example },
+    requestBody: { schema: ResendSchema, description: 'The event to send again.' },
     responses: [{ status: 202, description: 'The delivery, queued.', body: ResendAcceptedSchema }],
     errors: ['validation_error', 'not_found'],
     input: ({ params, body }) => ({ id: params['endpointId']!, eventId: eventIdOf(body) }),

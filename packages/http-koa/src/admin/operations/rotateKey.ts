@@ -21,7 +21,6 @@ export function rotateKey(store: Pick<PetStore, 'rotateApiKey'>): AdminOperation
     requestBody: {
       schema: RotationSchema,
       description: 'The grace period; the body may be left out.',
-      example: RotationSchema.example,
       optional: true,
     },
     responses: [{ status: 200, description: 'The key, and its new secret as `key`.', body: IssuedApiKeySchema }],

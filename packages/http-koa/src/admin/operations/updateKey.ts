@@ -19,7 +19,7 @@ export function updateKey(store: Pick<PetStore, 'updateApiKey'>): AdminOperation
       'as the others left it: none is lost, and one the rules refuse on the key as it now is answers 400. ' +
       'Audited as `key.updated` with each changed field before and after.',
     parameters: [KEY_ID],
-    requestBody: { schema: ApiKeyUpdateSchema, description: 'The settings to change.', example: ApiKeyUpdateSchema.example },
+    requestBody: { schema: ApiKeyUpdateSchema, description: 'The settings to change.' },
     responses: [{ status: 200, description: 'The key as changed.', body: ApiKeySchema }],
     errors: ['validation_error', 'not_found'],
     input: ({ params, body, numberLiterals }) => ({ id: params['keyId']!, update: body as ApiKeyUpdate, numberLiterals }),

@@ -17,7 +17,7 @@ export function updateWebhookEndpoint(store: Pick<PetStore, 'updateWebhookEndpoi
       'stay as they are. Enabling an endpoint clears why it was disabled; deliveries that failed meanwhile can be sent ' +
       'again with resendWebhookEvent. Audited as `webhook.updated` with each changed field.',
     parameters: [ENDPOINT_ID],
-    requestBody: { schema: WebhookEndpointUpdateSchema, description: 'The settings to change.', example: WebhookEndpointUpdateSchema.example },
+    requestBody: { schema: WebhookEndpointUpdateSchema, description: 'The settings to change.' },
     responses: [{ status: 200, description: 'The endpoint as changed.', body: WebhookEndpointSchema }],
     errors: ['validation_error', 'not_found'],
     input: ({ params, body }) => ({ id: params['endpointId']!, body }),
