@@ -198,16 +198,12 @@ async function scenarios(...all: Scenario[]): Promise<void> {
 /** One scenario against the floor. */
 const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
-/** The product on a SQLite file of `count` pets; `nodeFlags`: its V8 flags, by default its bin's. */
-async function sqliteServer(
-  count: number,
-  env: Record<string, string> = {},
-  nodeFlags?: readonly string[],
-): Promise<{ server: Started; key: string }> {
+/** The product on a SQLite file of `count` pets, with `env` added to its environment. */
+async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, nodeFlags);
+  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN);
   return { server, key };
 }
 
@@ -268,8 +264,6 @@ const withTransitions = (paths: string[]): Request[] => [
   { method: 'PATCH', path: changes.paths[0]!, paths: changes.paths, bodies: changes.bodies, headers: { 'Content-Type': 'application/json' } },
 ];
 
-/** The product with its bin's V8 flags, and without any. */
-const V8_FLAGS_PAIR = ['random pages (10k pets, V8 flags)', 'random pages (10k pets, no V8 flags)'] as const;
 /** The product keeping listing rows in memory (its default on SQLite), and keeping none. */
 const KEPT_ROWS_PAIR = ['random pages (10k pets, rows kept)', 'random pages (10k pets, nothing kept)'] as const;
 
@@ -428,7 +422,6 @@ try {
     await standard.server.stop();
     await other.server.stop();
   };
-  await priceSetting(V8_FLAGS_PAIR, () => sqliteServer(10_000, {}, []));
   await priceSetting(KEPT_ROWS_PAIR, () => sqliteServer(10_000, { SQLITE_KEPT_LISTING_ROWS: '0' }));
   for (const count of [1_000, 1_000_000]) {
     if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
@@ -595,13 +588,10 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
   versus('PgBouncer + Redis random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[0]!.product, PGBOUNCER_PAIRS[0]!.peer, '>= 1.0'),
   versus('PgBouncer + Redis Cluster random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[1]!.product, PGBOUNCER_PAIRS[1]!.peer, '>= 1.0'),
 ];
-for (const [pair, measure] of [
-  [V8_FLAGS_PAIR, 'V8 flags / none'],
-  [KEPT_ROWS_PAIR, 'listing rows kept / none'],
-] as const) {
-  const price = headToHead(pair[0], pair[1]);
-  const peaks = pair.map((name) => find(name)?.peakRssMb ?? '-');
-  if (price.ratio !== null) summary.push({ measure: `${measure} (peak RSS ${peaks[0]} / ${peaks[1]} MB)`, ...price, target: 'keep if it pays' });
+const keptPrice = headToHead(...KEPT_ROWS_PAIR);
+if (keptPrice.ratio !== null) {
+  const peaks = KEPT_ROWS_PAIR.map((name) => find(name)?.peakRssMb ?? '-');
+  summary.push({ measure: `listing rows kept / none (peak RSS ${peaks[0]} / ${peaks[1]} MB)`, ...keptPrice, target: 'keep if it pays' });
 }
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(
