@@ -198,12 +198,16 @@ async function scenarios(...all: Scenario[]): Promise<void> {
 /** One scenario against the floor. */
 const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
-/** The product on a SQLite file of `count` pets, with `env` added to its environment. */
-async function sqliteServer(count: number, env: Record<string, string> = {}): Promise<{ server: Started; key: string }> {
+/** The product on a SQLite file of `count` pets; `nodeFlags`: its V8 flags, by default its bin's. */
+async function sqliteServer(
+  count: number,
+  env: Record<string, string> = {},
+  nodeFlags?: readonly string[],
+): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN);
+  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, nodeFlags);
   return { server, key };
 }
 
@@ -237,6 +241,11 @@ const PGBOUNCER_PAIRS = [
 const PGBOUNCER_SCENARIOS = PGBOUNCER_PAIRS.flatMap((pair) => [pair.product, pair.peer]);
 
 /** The scenarios that read RANDOM_PAGE_COUNT distinct pages, the product's and the peers'. */
+/** The server with its bin's V8 flags and without any, on PostgreSQL + Redis, where more objects outlive a young-generation collection. */
+const V8_FLAGS_PG_PAIR = [
+  'random pages (10k pets, PostgreSQL + Redis, V8 flags)',
+  'random pages (10k pets, PostgreSQL + Redis, no V8 flags)',
+] as const;
 const RANDOM_PAGES = [
   'random pages (10k pets)',
   'peer: hand-written Koa random pages',
@@ -244,6 +253,7 @@ const RANDOM_PAGES = [
   'random pages (10k pets, PostgreSQL + Redis)',
   'peer: hand-written Koa + pg + ioredis random pages',
   ...PGBOUNCER_SCENARIOS,
+  ...V8_FLAGS_PG_PAIR,
 ];
 let pages: RandomPage[] = [];
 /** One request that takes these paths in turn (the same sequence for every server). */
@@ -264,6 +274,8 @@ const withTransitions = (paths: string[]): Request[] => [
   { method: 'PATCH', path: changes.paths[0]!, paths: changes.paths, bodies: changes.bodies, headers: { 'Content-Type': 'application/json' } },
 ];
 
+/** The product with its bin's V8 flags, and without any. */
+const V8_FLAGS_PAIR = ['random pages (10k pets, V8 flags)', 'random pages (10k pets, no V8 flags)'] as const;
 /** The product keeping listing rows in memory (its default on SQLite), and keeping none. */
 const KEPT_ROWS_PAIR = ['random pages (10k pets, rows kept)', 'random pages (10k pets, nothing kept)'] as const;
 
@@ -422,6 +434,7 @@ try {
     await standard.server.stop();
     await other.server.stop();
   };
+  await priceSetting(V8_FLAGS_PAIR, () => sqliteServer(10_000, {}, []));
   await priceSetting(KEPT_ROWS_PAIR, () => sqliteServer(10_000, { SQLITE_KEPT_LISTING_ROWS: '0' }));
   for (const count of [1_000, 1_000_000]) {
     if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
@@ -437,6 +450,7 @@ try {
     'create (PostgreSQL + Redis)',
     'peer: hand-written Koa + pg + ioredis random pages',
     ...PGBOUNCER_SCENARIOS,
+    ...V8_FLAGS_PG_PAIR,
   )
     ? await startPostgres()
     : null;
@@ -479,6 +493,13 @@ try {
           : []),
       );
       await peer?.stop();
+      // The V8 flags priced here too: a second server without them, head to head. Only when `--only` names both.
+      if (ONLY?.has(V8_FLAGS_PG_PAIR[0]) && ONLY.has(V8_FLAGS_PG_PAIR[1])) {
+        const bare = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN, []);
+        const requests = cycling(pages.map((p) => p.product));
+        await scenarios({ name: V8_FLAGS_PG_PAIR[0], server: scaled, key, requests }, { name: V8_FLAGS_PG_PAIR[1], server: bare, key, requests });
+        await bare.stop();
+      }
       await behindPgBouncer(postgres, key, redis.url);
       // After the random pages: the pets it adds would change the last pages.
       await scenario(
@@ -588,10 +609,14 @@ const summary: { measure: string; ratio: number | null; cpuRatio: number | null;
   versus('PgBouncer + Redis random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[0]!.product, PGBOUNCER_PAIRS[0]!.peer, '>= 1.0'),
   versus('PgBouncer + Redis Cluster random pages / pg peer behind PgBouncer', PGBOUNCER_PAIRS[1]!.product, PGBOUNCER_PAIRS[1]!.peer, '>= 1.0'),
 ];
-const keptPrice = headToHead(...KEPT_ROWS_PAIR);
-if (keptPrice.ratio !== null) {
-  const peaks = KEPT_ROWS_PAIR.map((name) => find(name)?.peakRssMb ?? '-');
-  summary.push({ measure: `listing rows kept / none (peak RSS ${peaks[0]} / ${peaks[1]} MB)`, ...keptPrice, target: 'keep if it pays' });
+for (const [pair, measure] of [
+  [V8_FLAGS_PAIR, 'V8 flags / none'],
+  [V8_FLAGS_PG_PAIR, 'V8 flags / none, PostgreSQL + Redis'],
+  [KEPT_ROWS_PAIR, 'listing rows kept / none'],
+] as const) {
+  const price = headToHead(pair[0], pair[1]);
+  const peaks = pair.map((name) => find(name)?.peakRssMb ?? '-');
+  if (price.ratio !== null) summary.push({ measure: `${measure} (peak RSS ${peaks[0]} / ${peaks[1]} MB)`, ...price, target: 'keep if it pays' });
 }
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(

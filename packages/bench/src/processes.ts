@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchNodeProcess } from '@petstore/test-support';
+import { launchNodeProcess, SERVER_NODE_FLAGS } from '@petstore/test-support';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = join(here, '..', '..', '..');
@@ -29,8 +29,12 @@ export async function startNodeServer(script: string, env: Record<string, string
   return { port: Number(launched.ready[1]), pid, stop: async () => void (await launched.stop()) };
 }
 
-/** The product's server (benchServer.js), run as its bin (`petstore-server`) runs it: no Node options. */
-export const startProductServer = (env: Record<string, string>, pin = true) => startNodeServer('benchServer.js', env, pin);
+/**
+ * The product's server (benchServer.js), with the V8 flags its bin (`petstore-server`) runs it with unless
+ * `nodeFlags` says otherwise.
+ */
+export const startProductServer = (env: Record<string, string>, pin = true, nodeFlags: readonly string[] = SERVER_NODE_FLAGS) =>
+  startNodeServer('benchServer.js', env, pin, nodeFlags);
 
 /** Peak resident set size of a process so far, in MB (Linux). */
 export function peakRssMb(pid: number): number | null {

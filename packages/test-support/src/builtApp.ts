@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchNodeProcess, runNodeProcess, type LaunchedProcess, type ProcessResult } from './processes.js';
@@ -6,8 +7,14 @@ const app = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app');
 /** The built server and CLI of `@petstore/app` (run `pnpm build` first). */
 export const SERVER_ENTRY = join(app, 'dist', 'main.js');
 export const CLI_ENTRY = join(app, 'dist', 'cli', 'main.js');
-/** The server's bin (`petstore-server`, which `pnpm start` runs). */
+/** The server's bin (`petstore-server`): its first line runs Node with SERVER_NODE_FLAGS. */
 export const SERVER_BIN = join(app, 'bin', 'petstore-server.js');
+
+/** The V8 flags the server runs with, as its bin's first line (`#!/usr/bin/env -S node <flags>`) names them. */
+export const SERVER_NODE_FLAGS: readonly string[] = /^#!\/usr\/bin\/env(?: -S)? node((?: --\S+)*)\n/
+  .exec(readFileSync(SERVER_BIN, 'utf8'))![1]!
+  .split(' ')
+  .filter(Boolean);
 
 export interface ServerProcess extends LaunchedProcess {
   /** http://127.0.0.1:<port>/v1 */
@@ -28,6 +35,7 @@ export const STOPPED_AT_ONCE: Readonly<Record<string, string>> = { SHUTDOWN_TIME
 /** Starts the built server on a free port (PORT=0) with the given environment and waits until it listens. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const launched = await launchNodeProcess(SERVER_ENTRY, {
+    nodeArgs: [...SERVER_NODE_FLAGS],
     env: { PORT: '0', LOG_LEVEL: 'info', ...env },
     readyWhen: /Pet store listening on (\S+)/,
     timeoutMs,

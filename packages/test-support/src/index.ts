@@ -5,5 +5,15 @@ export { eventually, type EventuallyOptions } from './eventually.js';
 export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';
 export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
 export { fetchAllPages, nextLink } from './followNextLinks.js';
-export { CLI_ENTRY, issueUnlimitedKey, runCli, SERVER_BIN, SERVER_ENTRY, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './builtApp.js';
+export {
+  CLI_ENTRY,
+  issueUnlimitedKey,
+  runCli,
+  SERVER_BIN,
+  SERVER_ENTRY,
+  SERVER_NODE_FLAGS,
+  spawnServer,
+  STOPPED_AT_ONCE,
+  type ServerProcess,
+} from './builtApp.js';
 export { redisCliBinary, startRedisCluster, type RunningReplicatedRedis } from './redisTopologies.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface LaunchOptions {
   args?: string[];
-  /** Node's own options, before the entry (`--inspect`, for one). */
+  /** Node's own options, before the entry (`--no-allocation-site-pretenuring`). */
   nodeArgs?: string[];
   /** The environment: only PATH and HOME are inherited. */
   env?: Record<string, string>;

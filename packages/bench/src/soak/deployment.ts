@@ -9,6 +9,7 @@ import {
   issueUnlimitedKey,
   runCli,
   SERVER_ENTRY,
+  SERVER_NODE_FLAGS,
   type RunningPgBouncer,
   type RunningPostgres,
   type RunningRedis,
@@ -41,7 +42,7 @@ export class Instance {
    */
   async start(): Promise<void> {
     const log = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, [SERVER_ENTRY], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
       env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...this.env, PORT: String(this.port), METRICS_PORT: String(this.metricsPort) },
       stdio: ['ignore', log, log],
     });
