@@ -25,7 +25,7 @@ const MIN_ROWS_PER_READ = 32;
  * Stretches of the pet listings (all pets, and each status) kept in memory, so that a page is served without
  * reading the database while nothing has changed. The runs of a listing are disjoint and sorted; a page is put
  * together from the runs covering it, and a miss reads what is missing, kept up to where the next kept run
- * starts). Correct only as long as the owner reports every change: `changed(id)` after a pet is created or
+ * starts. Correct only as long as the owner reports every change: `changed(id)` after a pet is created or
  * changed drops the runs that cover its id in every listing, and `clear()` when the database was changed
  * elsewhere. At most `maxRows` rows are kept; the least recently used runs go first.
  */
