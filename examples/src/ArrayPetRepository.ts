@@ -66,8 +66,7 @@ export class ArrayPetRepository implements PetRepository, EventLog {
       .map(petEventOf);
   }
 
-  async findEvent(id: string): Promise<PetEvent | null> {
-    const event = this.events.find((candidate) => candidate.id === id);
-    return event ? petEventOf(event) : null;
+  async findEvents(ids: readonly string[]): Promise<PetEvent[]> {
+    return this.events.filter((event) => ids.includes(event.id)).map(petEventOf);
   }
 }

@@ -1,5 +1,5 @@
 import { petEventOf, type EventListRequest, type EventLog, type PetDraft, type PetEvent, type PetEventType, type PetStatus } from '@petstore/core';
-import { LessThan, type DataSource, type Repository } from 'typeorm';
+import { In, LessThan, type DataSource, type Repository } from 'typeorm';
 import { PET_EVENT_ENTITY, type PetEventRow } from './schemas/PetEventSchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
@@ -35,10 +35,10 @@ export class TypeOrmEventLog implements EventLog {
     }
   }
 
-  async findEvent(id: string): Promise<PetEvent | null> {
+  async findEvents(ids: readonly string[]): Promise<PetEvent[]> {
+    if (ids.length === 0) return [];
     try {
-      const row = await this.rows.findOneBy({ id });
-      return row ? toPetEvent(row) : null;
+      return (await this.rows.findBy({ id: In([...ids]) })).map(toPetEvent);
     } catch (error) {
       translateDatabaseError(error);
     }

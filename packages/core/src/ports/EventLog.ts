@@ -21,5 +21,6 @@ export interface EventListRequest {
 export interface EventLog {
   /** Newest first: descending `at`, then descending `id`. */
   listEvents(request: EventListRequest): Promise<PetEvent[]>;
-  findEvent(id: string): Promise<PetEvent | null>;
+  /** The events of these ids that exist, in any order (a delivery round reads its events at once). */
+  findEvents(ids: readonly string[]): Promise<PetEvent[]>;
 }

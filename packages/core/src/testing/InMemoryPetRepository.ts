@@ -56,9 +56,8 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     return Promise.resolve([...this.events].sort(newestFirst).filter(older).slice(0, limit).map(petEventOf));
   }
 
-  findEvent(id: string): Promise<PetEvent | null> {
-    const event = this.events.find((e) => e.id === id);
-    return Promise.resolve(event ? petEventOf(event) : null);
+  findEvents(ids: readonly string[]): Promise<PetEvent[]> {
+    return Promise.resolve(this.events.filter((e) => ids.includes(e.id)).map(petEventOf));
   }
 
   /** How many pets are stored, for tests that check a rejected request stored nothing. */

@@ -80,12 +80,12 @@ export class DeliverWebhooks {
     const now = clock.now();
     const dispatched = await queue.dispatch(now, this.batchSize);
     const claimed = await queue.claim(now, new Date(now.getTime() + 2 * this.timeoutMs + 1_000), this.batchSize);
-    // Read once per round: an event goes to several endpoints, an endpoint gets several events.
+    // Read once per round: an event goes to several endpoints, an endpoint gets several events; the events in one read.
     const endpoints = new Map<string, Promise<WebhookEndpoint | null>>();
-    const events = new Map<string, Promise<PetEvent | null>>();
+    const events = claimed.length === 0 ? Promise.resolve([]) : this.ports.events.findEvents([...new Set(claimed.map((d) => d.eventId))]);
     const lookups: Lookups = {
       endpoint: (id) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!,
-      event: (id) => events.get(id) ?? events.set(id, this.ports.events.findEvent(id)).get(id)!,
+      event: async (id) => (await events).find((event) => event.id === id) ?? null,
     };
     const attempts = await Promise.all(claimed.map((delivery) => this.observer.attempt(delivery, () => this.attempt(delivery, lookups))));
     return { dispatched, attempts, more: dispatched === this.batchSize || claimed.length === this.batchSize };

@@ -22,7 +22,7 @@ export class ResendWebhookEvent {
 
   async execute(endpointId: string, eventId: string): Promise<Delivery> {
     const endpoint = await findEndpoint(this.store, endpointId);
-    const event = isEventId(eventId) ? await this.events.findEvent(eventId) : null;
+    const [event] = isEventId(eventId) ? await this.events.findEvents([eventId]) : [];
     if (!event) throw new NotFoundError(`No event with id ${eventId}.`);
     if (endpoint.disabled) throw ValidationError.of('endpointId', 'The endpoint is disabled: enable it (disabled: false) before resending to it');
     return this.queue.enqueue(event.id, endpoint.id, this.clock.now());
