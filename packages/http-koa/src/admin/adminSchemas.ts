@@ -8,6 +8,7 @@ import {
   PLANS,
   SCOPES,
 } from '@petstore/core';
+import { closedObject } from '../openapi/closedObject.js';
 import { ErrorSchema, type JsonSchema } from '../openapi/schemas.js';
 import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
 import { WEBHOOK_SCHEMAS } from './webhookSchemas.js';
@@ -18,13 +19,7 @@ const limit = { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT } as const;
 const limitOrNull = { type: ['integer', 'null'], minimum: 1, maximum: MAX_RATE_LIMIT } as const;
 /** A key's per-minute and per-day limits, each as `each` says. */
 const bothLimits = (description: string, each: JsonSchema) =>
-  ({
-    type: 'object',
-    description,
-    additionalProperties: false,
-    required: ['perMinute', 'perDay'],
-    properties: { perMinute: each, perDay: each },
-  }) as const;
+  closedObject({ description, required: ['perMinute', 'perDay'], properties: { perMinute: each, perDay: each } });
 
 const ScopesSchema = {
   type: 'array',
@@ -73,19 +68,15 @@ const keyProperties = {
   previousSecretExpiresAt: instantOrNull('When the secret replaced by the last rotation stops (or stopped) working; null: never rotated.'),
 } as const;
 
-export const ApiKeySchema = {
-  type: 'object',
+export const ApiKeySchema = closedObject({
   description: 'An API key, never its secret.',
-  additionalProperties: false,
   required: Object.keys(keyProperties),
   properties: keyProperties,
   example: KEY_EXAMPLE,
-} as const satisfies JsonSchema;
+});
 
-export const IssuedApiKeySchema = {
-  type: 'object',
+export const IssuedApiKeySchema = closedObject({
   description: 'A key and its secret: the only answer that shows the secret. Store it now; only its hash is kept.',
-  additionalProperties: false,
   required: [...Object.keys(keyProperties), 'key'],
   properties: {
     ...keyProperties,
@@ -96,7 +87,7 @@ export const IssuedApiKeySchema = {
     },
   },
   example: { ...KEY_EXAMPLE, key: 'pst_NzrtDIVrgafSZAe5mXHC16bmB0RTAj115vIp' },
-} as const satisfies JsonSchema;
+});
 
 const settingProperties = {
   name: {
@@ -111,28 +102,22 @@ const settingProperties = {
   expiresAt: instantOrNull('In the future, with its offset (`2027-01-01T00:00:00Z`); null: no expiry.'),
 } as const;
 
-export const NewApiKeySchema = {
-  type: 'object',
+export const NewApiKeySchema = closedObject({
   description: 'A key to create: `plan` is required; a new key has every scope unless `scopes` says otherwise.',
-  additionalProperties: false,
   required: ['plan'],
   properties: settingProperties,
   example: { name: 'partner-acme', plan: 'pro', scopes: ['pets:read'], perDay: 20000, expiresAt: '2027-06-30T00:00:00Z' },
-} as const satisfies JsonSchema;
+});
 
-export const ApiKeyUpdateSchema = {
-  type: 'object',
+export const ApiKeyUpdateSchema = closedObject({
   description: 'The settings to change (at least one); the rules of a new key apply to the result. A revoked key cannot be changed.',
-  additionalProperties: false,
   minProperties: 1,
   properties: { ...settingProperties, disabled: { type: 'boolean', description: 'true: the key gets 401 `key_disabled` until set back to false.' } },
   example: { plan: 'business', disabled: false },
-} as const satisfies JsonSchema;
+});
 
-export const RotationSchema = {
-  type: 'object',
+export const RotationSchema = closedObject({
   description: 'How long the replaced secret keeps working; an empty body takes the default.',
-  additionalProperties: false,
   properties: {
     gracePeriodSeconds: {
       type: 'integer',
@@ -142,16 +127,14 @@ export const RotationSchema = {
     },
   },
   example: { gracePeriodSeconds: 3600 },
-} as const satisfies JsonSchema;
+});
 
 export const ApiKeysSchema = pageOf('keys', ApiKeySchema, 'One page of keys, oldest first, revoked ones included.', 'next');
 
 const DAY = { type: 'string', format: 'date', description: 'A UTC day.' } as const;
 
-export const KeyUsageSchema = {
-  type: 'object',
+export const KeyUsageSchema = closedObject({
   description: "A key's admitted requests per UTC day (kept at least 90 days), as every instance flushed them.",
-  additionalProperties: false,
   required: ['keyId', 'from', 'to', 'days', 'lastUsedAt'],
   properties: {
     keyId: { type: 'string' },
@@ -161,12 +144,7 @@ export const KeyUsageSchema = {
       type: 'array',
       description: 'Every day of the range, oldest first; 0 for a day without requests.',
       maxItems: MAX_USAGE_RANGE_DAYS,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['day', 'requests'],
-        properties: { day: DAY, requests: { type: 'integer', minimum: 0 } },
-      },
+      items: closedObject({ required: ['day', 'requests'], properties: { day: DAY, requests: { type: 'integer', minimum: 0 } } }),
     },
     lastUsedAt: instantOrNull('Its last admitted request, at most a minute behind.'),
   },
@@ -180,14 +158,12 @@ export const KeyUsageSchema = {
     ],
     lastUsedAt: '2026-11-25T10:04:30.000Z',
   },
-} as const satisfies JsonSchema;
+});
 
 const auditValue = { type: ['string', 'number', 'boolean', 'null', 'array'], items: { type: 'string' } } as const;
 
-const AuditEventSchema = {
-  type: 'object',
+const AuditEventSchema = closedObject({
   description: 'One administrative action on one key (`keyId`) or one webhook endpoint (`endpointId`). Never a secret.',
-  additionalProperties: false,
   required: ['id', 'at', 'actor', 'action', 'changes'],
   properties: {
     id: { type: 'string' },
@@ -203,12 +179,7 @@ const AuditEventSchema = {
     changes: {
       type: 'object',
       description: 'Each changed field, before and after; empty when nothing changed.',
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['before', 'after'],
-        properties: { before: auditValue, after: auditValue },
-      },
+      additionalProperties: closedObject({ required: ['before', 'after'], properties: { before: auditValue, after: auditValue } }),
     },
   },
   example: {
@@ -219,7 +190,7 @@ const AuditEventSchema = {
     keyId: 'key_3f0c9a5e1b2d4c6f',
     changes: { plan: { before: 'free', after: 'pro' } },
   },
-} as const satisfies JsonSchema;
+});
 
 export const AuditEventsSchema = pageOf('events', AuditEventSchema, 'One page of the audit trail, newest first.', 'next (older)');
 

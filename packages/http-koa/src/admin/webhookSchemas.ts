@@ -1,4 +1,5 @@
 import { DISABLED_REASONS, PET_EVENT_TYPES, PET_STATUSES, RESPONSE_BODY_MAX } from '@petstore/core';
+import { closedObject } from '../openapi/closedObject.js';
 import { PetSchema, type JsonSchema } from '../openapi/schemas.js';
 import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
 
@@ -51,19 +52,15 @@ const endpointProperties = {
   previousSecretExpiresAt: instantOrNull('Until when the secret replaced by the last rotation still signs beside the new one; null: never rotated.'),
 } as const;
 
-export const WebhookEndpointSchema = {
-  type: 'object',
+export const WebhookEndpointSchema = closedObject({
   description: 'A webhook endpoint, never its secret.',
-  additionalProperties: false,
   required: Object.keys(endpointProperties),
   properties: endpointProperties,
   example: ENDPOINT_EXAMPLE,
-} as const satisfies JsonSchema;
+});
 
-export const IssuedWebhookEndpointSchema = {
-  type: 'object',
+export const IssuedWebhookEndpointSchema = closedObject({
   description: 'An endpoint and its signing secret: the only answer that shows the secret.',
-  additionalProperties: false,
   required: [...Object.keys(endpointProperties), 'secret'],
   properties: {
     ...endpointProperties,
@@ -74,21 +71,17 @@ export const IssuedWebhookEndpointSchema = {
     },
   },
   example: { ...ENDPOINT_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
-} as const satisfies JsonSchema;
+});
 
-export const NewWebhookEndpointSchema = {
-  type: 'object',
+export const NewWebhookEndpointSchema = closedObject({
   description: 'An endpoint to create: `url` is required; it receives every event type unless `eventTypes` says otherwise.',
-  additionalProperties: false,
   required: ['url'],
   properties: { url, eventTypes: EventTypesSchema, description },
   example: { url: 'https://crm.example.org/hooks/petstore', eventTypes: ['pet.created'], description: 'CRM' },
-} as const satisfies JsonSchema;
+});
 
-export const WebhookEndpointUpdateSchema = {
-  type: 'object',
+export const WebhookEndpointUpdateSchema = closedObject({
   description: 'The settings to change (at least one).',
-  additionalProperties: false,
   minProperties: 1,
   properties: {
     url,
@@ -97,7 +90,7 @@ export const WebhookEndpointUpdateSchema = {
     disabled: { type: 'boolean', description: 'true: send it nothing; false: enable it again (also after `gone` or `failing`).' },
   },
   example: { disabled: false },
-} as const satisfies JsonSchema;
+});
 
 export const WebhookEndpointsSchema = pageOf('endpoints', WebhookEndpointSchema, 'One page of webhook endpoints, oldest first.', 'next');
 
@@ -114,10 +107,8 @@ const ATTEMPT_EXAMPLE = {
   succeeded: false,
 };
 
-const DeliveryAttemptSchema = {
-  type: 'object',
+const DeliveryAttemptSchema = closedObject({
   description: 'One attempt to deliver one event to the endpoint.',
-  additionalProperties: false,
   required: Object.keys(ATTEMPT_EXAMPLE),
   properties: {
     deliveryId: { type: 'integer', minimum: 1, description: 'The delivery (one event to one endpoint; a resend is another).' },
@@ -136,7 +127,7 @@ const DeliveryAttemptSchema = {
     succeeded: { type: 'boolean', description: 'A 2xx answer.' },
   },
   example: ATTEMPT_EXAMPLE,
-} as const satisfies JsonSchema;
+});
 
 export const DeliveryAttemptsSchema = pageOf('attempts', DeliveryAttemptSchema, "One page of the endpoint's delivery log, newest first.", 'next');
 
@@ -147,54 +138,44 @@ const EVENT_EXAMPLE = {
   data: { id: 1, name: 'Rex', categoryId: 2, status: 'sold', version: 3, previous: { status: 'pending' } },
 };
 
-const EventSchema = {
-  type: 'object',
+const EventSchema = closedObject({
   description: 'A change to an animal, with the payload its webhooks carry (`type`, `timestamp`, `data`).',
-  additionalProperties: false,
   required: ['id', 'type', 'timestamp', 'data'],
   properties: {
     id: { type: 'string', description: '`evt_...`: the `webhook-id` of its deliveries.' },
     type: { type: 'string', enum: [...PET_EVENT_TYPES] },
     timestamp: instant('When the change was made.'),
-    data: {
-      type: 'object',
+    data: closedObject({
       description:
         'The animal as the change left it, with its `version` (1 when created, one more with each change); for `pet.updated`, `previous` holds the values before it of the fields it changed.',
-      additionalProperties: false,
       required: ['id', 'name', 'categoryId', 'status', 'version'],
       properties: {
         ...PetSchema.properties,
         version: { type: 'integer', minimum: 1 },
-        previous: {
-          type: 'object',
-          additionalProperties: false,
+        previous: closedObject({
           properties: { name: { type: 'string' }, categoryId: PetSchema.properties.categoryId, status: { type: 'string', enum: [...PET_STATUSES] } },
-        },
+        }),
       },
-    },
+    }),
   },
   example: EVENT_EXAMPLE,
-} as const satisfies JsonSchema;
+});
 
 export const EventsSchema = pageOf('events', EventSchema, 'One page of events, newest first.', 'next');
 
-export const ResendSchema = {
-  type: 'object',
+export const ResendSchema = closedObject({
   description: 'The event to send to the endpoint again.',
-  additionalProperties: false,
   required: ['eventId'],
   properties: { eventId: { type: 'string', description: 'An event id (`evt_...`) from listEvents or the delivery log.' } },
   example: { eventId: 'evt_019ab3c4d5e60001a1b2c3d4e5f6' },
-} as const satisfies JsonSchema;
+});
 
-export const ResendAcceptedSchema = {
-  type: 'object',
+export const ResendAcceptedSchema = closedObject({
   description: 'The new delivery, attempted at once by the worker.',
-  additionalProperties: false,
   required: ['deliveryId', 'eventId', 'endpointId'],
   properties: { deliveryId: { type: 'integer', minimum: 1 }, eventId: { type: 'string' }, endpointId: { type: 'string' } },
   example: { deliveryId: 43, eventId: 'evt_019ab3c4d5e60001a1b2c3d4e5f6', endpointId: 'we_5c2a9e0b7d1f4a36' },
-} as const satisfies JsonSchema;
+});
 
 /** The webhook schemas of the admin document's `components.schemas`, by name. */
 export const WEBHOOK_SCHEMAS: Readonly<Record<string, JsonSchema>> = {

@@ -1,5 +1,6 @@
 import { LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
 import { ERROR_STATUS } from '../errorStatus.js';
+import { closedObject } from './closedObject.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -16,10 +17,8 @@ const PetStatusSchema = {
 
 const id = { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID } as const;
 
-export const PetSchema = {
-  type: 'object',
+export const PetSchema = closedObject({
   description: 'An animal available for adoption.',
-  additionalProperties: false,
   required: ['id', 'name', 'categoryId', 'status'],
   properties: {
     id: { ...id, description: 'Assigned by the service on creation.' },
@@ -32,12 +31,10 @@ export const PetSchema = {
     status: PetStatusSchema,
   },
   example: { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
-} as const satisfies JsonSchema;
+});
 
-export const NewPetSchema = {
-  type: 'object',
+export const NewPetSchema = closedObject({
   description: 'An animal to add; the service assigns its id.',
-  additionalProperties: false,
   required: ['name', 'categoryId'],
   properties: {
     name: {
@@ -52,13 +49,11 @@ export const NewPetSchema = {
     status: { ...PetStatusSchema, description: 'Defaults to `available`.' },
   },
   example: { name: 'Rex', categoryId: 2 },
-} as const satisfies JsonSchema;
+});
 
-export const PetPatchSchema = {
-  type: 'object',
+export const PetPatchSchema = closedObject({
   description:
     'A change to an animal, as a JSON Merge Patch (RFC 7396): the fields given change, the others stay. Every field follows the rules of a new animal; `null` is refused (no field can be removed), and so is `id`.',
-  additionalProperties: false,
   properties: {
     name: NewPetSchema.properties.name,
     categoryId: NewPetSchema.properties.categoryId,
@@ -68,7 +63,7 @@ export const PetPatchSchema = {
     },
   },
   example: { status: 'pending' },
-} as const satisfies JsonSchema;
+});
 
 export const PetsSchema = {
   type: 'array',
@@ -78,19 +73,15 @@ export const PetsSchema = {
   example: [PetSchema.example],
 } as const satisfies JsonSchema;
 
-export const RateLimitUsageSchema = {
-  type: 'object',
+export const RateLimitUsageSchema = closedObject({
   description: "The calling key's plan, its usage per window and its ban.",
-  additionalProperties: false,
   required: ['keyId', 'plan', 'windows', 'bannedUntil'],
   properties: {
     keyId: { type: 'string', description: 'The id of the calling key (never its secret).' },
     plan: { type: 'string', enum: [...PLANS] },
     windows: {
       type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
+      items: closedObject({
         required: ['name', 'limit', 'used', 'remaining', 'reset'],
         properties: {
           name: { type: 'string', enum: ['minute', 'day'] },
@@ -99,7 +90,7 @@ export const RateLimitUsageSchema = {
           remaining: { type: 'integer', minimum: 0 },
           reset: { type: 'integer', description: 'Unix time (seconds) at which this window resets.' },
         },
-      },
+      }),
     },
     bannedUntil: { type: ['integer', 'null'], description: 'Unix time (seconds) at which a ban in force ends; null when not banned.' },
   },
@@ -112,12 +103,10 @@ export const RateLimitUsageSchema = {
     ],
     bannedUntil: null,
   },
-} as const satisfies JsonSchema;
+});
 
-export const ErrorSchema = {
-  type: 'object',
+export const ErrorSchema = closedObject({
   description: 'The body of every error answer.',
-  additionalProperties: false,
   required: ['code', 'message', 'status'],
   properties: {
     code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'Machine-readable.' },
@@ -126,16 +115,11 @@ export const ErrorSchema = {
     details: {
       type: 'array',
       description: 'For `validation_error`: one entry per invalid field.',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['field', 'message'],
-        properties: { field: { type: 'string' }, message: { type: 'string' } },
-      },
+      items: closedObject({ required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } }),
     },
   },
   example: { code: 'unauthorized', message: 'The API key is missing.', status: 401 },
-} as const satisfies JsonSchema;
+});
 
 /** Every schema of `components.schemas`, by name. */
 export const SCHEMAS: Readonly<Record<string, JsonSchema>> = {
