@@ -64,9 +64,9 @@ function basicsModule(config: Config): ContainerModule {
     bind(TOKENS.Metrics).toResolvedValue(
       (webhooks: TypeOrmWebhookStore, clock: Clock) =>
         new Metrics(async () => {
-          const { pending, oldestDueAt } = await webhooks.backlog();
+          const { pending, undispatched, oldestDueAt } = await webhooks.backlog();
           const lagMs = oldestDueAt === null ? 0 : clock.now().getTime() - oldestDueAt.getTime();
-          return { pending, lagSeconds: Math.max(0, lagMs) / 1000 };
+          return { pending, undispatched, lagSeconds: Math.max(0, lagMs) / 1000 };
         }),
       [TOKENS.WebhookStore, TOKENS.Clock],
     );

@@ -40,11 +40,11 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(webhookBacklog?: () => Promise<{ pending: number; lagSeconds: number }>) {
+  constructor(webhookBacklog?: () => Promise<{ pending: number; undispatched: number; lagSeconds: number }>) {
     collectDefaultMetrics({ register: this.registry });
     if (!webhookBacklog) return;
     // Read from the database when scraped: every instance reports the same shared queue.
-    const read = () => webhookBacklog().catch(() => ({ pending: Number.NaN, lagSeconds: Number.NaN }));
+    const read = () => webhookBacklog().catch(() => ({ pending: Number.NaN, undispatched: Number.NaN, lagSeconds: Number.NaN }));
     new Gauge({
       name: 'petstore_webhook_queue_depth',
       help: 'Webhook deliveries waiting for an attempt (due now, or later on the retry schedule), across every instance.',
@@ -54,8 +54,16 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'petstore_webhook_undispatched_events',
+      help: 'Events recorded but not yet turned into deliveries (within 50 ms of their change when the workers keep up).',
+      registers: [this.registry],
+      async collect() {
+        this.set((await read()).undispatched);
+      },
+    });
+    new Gauge({
       name: 'petstore_webhook_lag_seconds',
-      help: 'How long the delivery due first has been due: 0 when the workers keep up.',
+      help: 'How long the oldest delivery or undispatched event has been due: near 0 when the workers keep up.',
       registers: [this.registry],
       async collect() {
         this.set((await read()).lagSeconds);

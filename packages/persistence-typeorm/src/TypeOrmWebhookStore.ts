@@ -303,12 +303,22 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     return rows.map(toAttempt);
   }
 
-  async backlog(): Promise<{ pending: number; oldestDueAt: Date | null }> {
-    const [row] = await this.guard<{ pending: number | string; oldest: number | string | null }[]>(() =>
-      this.dataSource.query(`SELECT count(*) AS "pending", min("due_at_ms") AS "oldest" FROM "webhook_deliveries" WHERE "state" = 'pending'`),
+  async backlog(): Promise<{ pending: number; undispatched: number; oldestDueAt: Date | null }> {
+    type Row = { owed: number | string; oldest: number | string | null };
+    const [deliveries, events] = await this.guard(() =>
+      Promise.all([
+        this.dataSource.query<Row[]>(`SELECT count(*) AS "owed", min("due_at_ms") AS "oldest" FROM "webhook_deliveries" WHERE "state" = 'pending'`),
+        this.dataSource.query<Row[]>(
+          `SELECT count(*) AS "owed", min("at_ms") AS "oldest" FROM "pet_events" WHERE "dispatched" = ${this.postgres ? 'false' : '0'}`,
+        ),
+      ]),
     );
-    const oldest = row?.oldest ?? null;
-    return { pending: Number(row?.pending ?? 0), oldestDueAt: oldest === null ? null : new Date(Number(oldest)) };
+    const oldest = [deliveries[0]?.oldest, events[0]?.oldest].filter((at) => at !== null && at !== undefined).map(Number);
+    return {
+      pending: Number(deliveries[0]?.owed ?? 0),
+      undispatched: Number(events[0]?.owed ?? 0),
+      oldestDueAt: oldest.length > 0 ? new Date(Math.min(...oldest)) : null,
+    };
   }
 
   /** The rows a statement returns (TypeORM's plain `query` answers an UPDATE on PostgreSQL with `[rows, count]`). */

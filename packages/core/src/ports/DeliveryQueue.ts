@@ -27,6 +27,9 @@ export interface DeliveryQueue {
   record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
   /** The attempts made to one endpoint, newest first. */
   listAttempts(request: AttemptListRequest): Promise<DeliveryAttempt[]>;
-  /** Pending deliveries, and when the one due first became due (null when none). */
-  backlog(): Promise<{ pending: number; oldestDueAt: Date | null }>;
+  /**
+   * What is owed: pending deliveries, events not dispatched yet, and when the oldest of them became due (an event at
+   * its time; null when nothing is owed).
+   */
+  backlog(): Promise<{ pending: number; undispatched: number; oldestDueAt: Date | null }>;
 }

@@ -95,10 +95,11 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
       .map((a) => ({ ...a }));
   }
 
-  async backlog(): Promise<{ pending: number; oldestDueAt: Date | null }> {
+  async backlog(): Promise<{ pending: number; undispatched: number; oldestDueAt: Date | null }> {
     const pending = this.deliveries.filter((d) => d.state === 'pending');
-    const oldest = Math.min(...pending.map((d) => d.dueAt));
-    return { pending: pending.length, oldestDueAt: pending.length > 0 ? new Date(oldest) : null };
+    const undispatched = (await this.events.listEvents({ before: null, limit: Number.MAX_SAFE_INTEGER })).filter((e) => !this.dispatched.has(e.id));
+    const due = [...pending.map((d) => d.dueAt), ...undispatched.map((e) => e.at.getTime())];
+    return { pending: pending.length, undispatched: undispatched.length, oldestDueAt: due.length > 0 ? new Date(Math.min(...due)) : null };
   }
 
   private add(eventId: string, endpointId: string, at: Date): StoredDelivery {

@@ -70,7 +70,7 @@ describe('DeliverWebhooks', () => {
       [1, 503, 'the receiver answered 503'],
     ]);
     expect((await store.getWebhookEndpoint.execute(endpoint.id)).disabled).toBe(false);
-    expect(await ports.deliveries.backlog()).toEqual({ pending: 0, oldestDueAt: null });
+    expect(await ports.deliveries.backlog()).toEqual({ pending: 0, undispatched: 0, oldestDueAt: null });
   });
 
   it('disables an endpoint that answers 410 Gone at once, audited, and sends it nothing more', async () => {

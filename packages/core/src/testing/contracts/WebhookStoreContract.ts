@@ -96,12 +96,13 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       for (const endpoint of [all, updatesOnly, disabled]) await h.endpoints.create(endpoint);
       const rex = await h.pets.create(aPetDraft());
       await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() });
+      expect(await h.queue.backlog()).toEqual({ pending: 0, undispatched: 2, oldestDueAt: expect.any(Date) });
       expect(await h.queue.dispatch(t0, 10)).toBe(2);
       expect(await h.queue.dispatch(t0, 10)).toBe(0);
       const claimed = await h.queue.claim(t0, later(60_000), 10);
       expect(claimed.map((d) => d.endpointId).sort()).toEqual([all.id, all.id, updatesOnly.id].sort());
       expect(claimed.every((d) => d.attempts === 0 && /^evt_/.test(d.eventId))).toBe(true);
-      expect(await h.queue.backlog()).toEqual({ pending: 3, oldestDueAt: later(60_000) });
+      expect(await h.queue.backlog()).toEqual({ pending: 3, undispatched: 0, oldestDueAt: later(60_000) });
     });
 
     it('hands a due delivery to one claim until its lease ends, then again; retries when recorded so, never after success', async () => {
@@ -120,7 +121,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
         state: 'succeeded',
       });
       expect(await h.queue.claim(later(10_000_000), later(20_000_000), 10)).toEqual([]);
-      expect(await h.queue.backlog()).toEqual({ pending: 0, oldestDueAt: null });
+      expect(await h.queue.backlog()).toEqual({ pending: 0, undispatched: 0, oldestDueAt: null });
       const attempts = await h.queue.listAttempts({ endpointId: endpoint.id, before: null, limit: 10 });
       expect(attempts.map((a) => [a.attempt, a.statusCode, a.succeeded])).toEqual([
         [2, 204, true],
