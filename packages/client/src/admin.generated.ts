@@ -1056,18 +1056,15 @@ export interface components {
         /**
          * @description A change to an animal, with the payload its webhooks carry (`type`, `timestamp`, `data`).
          * @example {
-         *       "id": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
-         *       "type": "pet.updated",
-         *       "timestamp": "2026-11-25T10:00:00.000Z",
+         *       "id": "evt_019ab3c4d5e20001f0e1d2c3b4a5",
+         *       "type": "pet.created",
+         *       "timestamp": "2026-11-25T09:00:00.000Z",
          *       "data": {
          *         "id": 1,
          *         "name": "Rex",
          *         "categoryId": 2,
-         *         "status": "sold",
-         *         "version": 3,
-         *         "previous": {
-         *           "status": "pending"
-         *         }
+         *         "status": "available",
+         *         "version": 1
          *       }
          *     }
          */
@@ -1102,6 +1099,11 @@ export interface components {
                  */
                 status: "available" | "pending" | "sold";
                 version: number;
+                /**
+                 * @example {
+                 *       "status": "pending"
+                 *     }
+                 */
                 previous?: {
                     name?: string;
                     /**
@@ -1119,18 +1121,15 @@ export interface components {
          * @example {
          *       "events": [
          *         {
-         *           "id": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
-         *           "type": "pet.updated",
-         *           "timestamp": "2026-11-25T10:00:00.000Z",
+         *           "id": "evt_019ab3c4d5e20001f0e1d2c3b4a5",
+         *           "type": "pet.created",
+         *           "timestamp": "2026-11-25T09:00:00.000Z",
          *           "data": {
          *             "id": 1,
          *             "name": "Rex",
          *             "categoryId": 2,
-         *             "status": "sold",
-         *             "version": 3,
-         *             "previous": {
-         *               "status": "pending"
-         *             }
+         *             "status": "available",
+         *             "version": 1
          *           }
          *         }
          *       ],
@@ -6322,18 +6321,15 @@ export interface operations {
                      * @example {
                      *       "events": [
                      *         {
-                     *           "id": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
-                     *           "type": "pet.updated",
-                     *           "timestamp": "2026-11-25T10:00:00.000Z",
+                     *           "id": "evt_019ab3c4d5e20001f0e1d2c3b4a5",
+                     *           "type": "pet.created",
+                     *           "timestamp": "2026-11-25T09:00:00.000Z",
                      *           "data": {
                      *             "id": 1,
                      *             "name": "Rex",
                      *             "categoryId": 2,
-                     *             "status": "sold",
-                     *             "version": 3,
-                     *             "previous": {
-                     *               "status": "pending"
-                     *             }
+                     *             "status": "available",
+                     *             "version": 1
                      *           }
                      *         }
                      *       ],

@@ -132,10 +132,10 @@ const DeliveryAttemptSchema = closedObject({
 export const DeliveryAttemptsSchema = pageOf('attempts', DeliveryAttemptSchema, "One page of the endpoint's delivery log, newest first.", 'next');
 
 const EVENT_EXAMPLE = {
-  id: 'evt_019ab3c4d5e60001a1b2c3d4e5f6',
-  type: 'pet.updated',
-  timestamp: '2026-11-25T10:00:00.000Z',
-  data: { id: 1, name: 'Rex', categoryId: 2, status: 'sold', version: 3, previous: { status: 'pending' } },
+  id: 'evt_019ab3c4d5e20001f0e1d2c3b4a5',
+  type: 'pet.created',
+  timestamp: '2026-11-25T09:00:00.000Z',
+  data: { id: 1, name: 'Rex', categoryId: 2, status: 'available', version: 1 },
 };
 
 const EventSchema = closedObject({
@@ -154,6 +154,7 @@ const EventSchema = closedObject({
         version: { type: 'integer', minimum: 1 },
         previous: closedObject({
           properties: { name: { type: 'string' }, categoryId: PetSchema.properties.categoryId, status: { type: 'string', enum: [...PET_STATUSES] } },
+          example: { status: 'pending' },
         }),
       },
     }),
