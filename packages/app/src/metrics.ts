@@ -43,32 +43,39 @@ export class Metrics {
   constructor(webhookBacklog?: () => Promise<{ pending: number; undispatched: number; lagSeconds: number }>) {
     collectDefaultMetrics({ register: this.registry });
     if (!webhookBacklog) return;
-    // Read from the database when scraped: every instance reports the same shared queue.
-    const read = () => webhookBacklog().catch(() => ({ pending: Number.NaN, undispatched: Number.NaN, lagSeconds: Number.NaN }));
-    new Gauge({
-      name: 'petstore_webhook_queue_depth',
-      help: 'Webhook deliveries waiting for an attempt (due now, or later on the retry schedule), across every instance.',
-      registers: [this.registry],
-      async collect() {
-        this.set((await read()).pending);
-      },
-    });
-    new Gauge({
-      name: 'petstore_webhook_undispatched_events',
-      help: 'Events recorded but not yet turned into deliveries (within 50 ms of their change when the workers keep up).',
-      registers: [this.registry],
-      async collect() {
-        this.set((await read()).undispatched);
-      },
-    });
-    new Gauge({
-      name: 'petstore_webhook_lag_seconds',
-      help: 'How long the oldest delivery or undispatched event has been due: near 0 when the workers keep up.',
-      registers: [this.registry],
-      async collect() {
-        this.set((await read()).lagSeconds);
-      },
-    });
+    // Read from the database when scraped (every instance reports the same shared queue), once per scrape: the
+    // registry collects the three gauges side by side, and they share the read under way.
+    let reading: ReturnType<typeof webhookBacklog> | null = null;
+    const read = () =>
+      (reading ??= webhookBacklog()
+        .catch(() => ({ pending: Number.NaN, undispatched: Number.NaN, lagSeconds: Number.NaN }))
+        .finally(() => (reading = null)));
+    const gauges = [
+      [
+        'petstore_webhook_queue_depth',
+        'Webhook deliveries waiting for an attempt (due now, or later on the retry schedule), across every instance.',
+        'pending',
+      ],
+      [
+        'petstore_webhook_undispatched_events',
+        'Events recorded but not yet turned into deliveries (within 50 ms of their change when the workers keep up).',
+        'undispatched',
+      ],
+      [
+        'petstore_webhook_lag_seconds',
+        'How long the oldest delivery or undispatched event has been due: near 0 when the workers keep up.',
+        'lagSeconds',
+      ],
+    ] as const;
+    for (const [name, help, field] of gauges)
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          this.set((await read())[field]);
+        },
+      });
   }
 
   webhookAttempt(attempt: DeliveryAttempt): void {
