@@ -30,6 +30,19 @@ function table(count: number) {
 }
 
 describe('ListingRuns', () => {
+  it('moves its revision with every change and clearing reported, and never with a page', () => {
+    const pets = table(100);
+    const runs = new ListingRuns<Row>(1_000);
+    const seen = [runs.revision];
+    pets.expectPage(runs, '', 0, 21);
+    expect(runs.revision).toBe(seen[0]);
+    for (const report of [() => runs.changed(5), () => runs.changed(10_000), () => runs.clear()]) {
+      report();
+      expect(seen).not.toContain(runs.revision);
+      seen.push(runs.revision);
+    }
+  });
+
   it('serves pages of a listing it has read from memory', () => {
     const pets = table(500);
     const runs = new ListingRuns<Row>(10_000);

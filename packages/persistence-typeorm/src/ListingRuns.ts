@@ -34,6 +34,7 @@ export class ListingRuns<R extends ListingRow> {
   /** Every run, least recently used first. */
   private readonly recency = new Set<Run<R>>();
   private rowsKept = 0;
+  private reports = 0;
 
   constructor(private readonly maxRows: number) {}
 
@@ -54,6 +55,7 @@ export class ListingRuns<R extends ListingRow> {
 
   /** Pet `id` was created or changed: every run whose stretch holds its id, in any listing, is dropped. */
   changed(id: number): void {
+    this.reports++;
     for (const runs of this.listings.values()) {
       const index = lastIndexWhere(runs, (run) => run.after < id);
       if (index >= 0 && id <= runs[index]!.end) this.drop(runs[index]!);
@@ -62,9 +64,15 @@ export class ListingRuns<R extends ListingRow> {
 
   /** Forgets every run. */
   clear(): void {
+    this.reports++;
     this.listings.clear();
     this.recency.clear();
     this.rowsKept = 0;
+  }
+
+  /** Grows with every `changed` and `clear`: the same value twice means that nothing was reported in between. */
+  get revision(): number {
+    return this.reports;
   }
 
   /** How many rows are kept. */

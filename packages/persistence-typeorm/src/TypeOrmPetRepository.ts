@@ -63,6 +63,15 @@ export class TypeOrmPetRepository implements PetRepository {
     return row ? toPet(row) : null;
   }
 
+  /** With `keptListingRows` (SQLite): how many changes the kept rows have seen; undefined otherwise. */
+  listingRevision(): number | undefined {
+    try {
+      return this.statements.listingRevision?.();
+    } catch (error) {
+      translateDatabaseError(error);
+    }
+  }
+
   async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
     let rows: PetTuple[];
     try {

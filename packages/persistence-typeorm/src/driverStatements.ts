@@ -31,6 +31,8 @@ export interface PetStatements {
   list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
   /** The row after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<PetTuple | undefined>;
+  /** Only while listing rows are kept (SQLite): see PetRepository.listingRevision. */
+  listingRevision?(): number | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ function observedStatements(statements: PetStatements, observer: StatementObserv
     list: (status, after, count) =>
       observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, count)),
     update: (id, expectedVersion, next, timing) => observer.statement(text.update, () => statements.update(id, expectedVersion, next, timing)),
+    ...(statements.listingRevision && { listingRevision: statements.listingRevision }),
   };
 }
 
@@ -130,6 +133,8 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     kept: { runs: ListingRuns<SqlitePetRow>; dataVersion: unknown } | undefined;
     update: (id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => PetTuple | undefined;
   };
+  // One set of kept runs for the repository's life, so that its revision never comes back to an earlier value.
+  const runs = keptListingRows > 0 ? new ListingRuns<SqlitePetRow>(keptListingRows) : undefined;
   let prepared: Prepared | undefined;
   const statements = (): Prepared => {
     const db = sqliteConnectionOf(dataSource);
@@ -161,8 +166,9 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
           return row;
         }).immediate,
         dataVersion: db.prepare('PRAGMA data_version').pluck(),
-        kept: keptListingRows > 0 ? { runs: new ListingRuns(keptListingRows), dataVersion: undefined } : undefined,
+        kept: runs && { runs, dataVersion: undefined },
       };
+      runs?.clear();
     }
     return prepared;
   };
@@ -195,6 +201,18 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     }
   };
 
+  /** The kept runs, first made as current as the file (another connection's commit drops them all); undefined while none may be used. */
+  const currentRuns = (prepared: Prepared): ListingRuns<SqlitePetRow> | undefined => {
+    const { kept, db } = prepared;
+    if (!kept || db.inTransaction) return undefined;
+    const dataVersion = prepared.dataVersion.get();
+    if (dataVersion !== kept.dataVersion) {
+      kept.runs.clear();
+      kept.dataVersion = dataVersion;
+    }
+    return kept.runs;
+  };
+
   return {
     insert: (draft) =>
       new Promise<number>((resolve, reject) => {
@@ -206,15 +224,11 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       const prepared = statements();
       const read = (from: number, rows: number) =>
         (status === undefined ? prepared.listAll.all(from, rows) : prepared.listByStatus.all(status, from, rows)) as SqlitePetRow[];
-      const { kept, db } = prepared;
-      if (!kept || db.inTransaction) return read(after, count);
-      const dataVersion = prepared.dataVersion.get();
-      if (dataVersion !== kept.dataVersion) {
-        kept.runs.clear();
-        kept.dataVersion = dataVersion;
-      }
-      return kept.runs.page(status ?? '', after, count, read);
+      const runs = currentRuns(prepared);
+      return runs ? runs.page(status ?? '', after, count, read) : read(after, count);
     },
+    // Every change to a pet is reported to the kept runs (or clears them), so their revision is the listings'.
+    ...(keptListingRows > 0 && { listingRevision: () => currentRuns(statements())?.revision }),
     update: async (id, expectedVersion, next, timing) => {
       // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
       for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {

@@ -47,4 +47,11 @@ export interface PetRepository {
    * change came first) or there is no such pet. Of concurrent updates from one version, exactly one succeeds.
    */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;
+  /**
+   * Optional, for adapters that can tell without a round trip: a number that two calls return alike only if no pet
+   * was created or changed between them, in this process or in any other sharing the storage (it never comes back to
+   * an earlier value); undefined when it cannot tell now. So while it holds one value, every page reads the same:
+   * a caller may keep what it made from reads and use it for as long as the value holds.
+   */
+  listingRevision?(): number | undefined;
 }

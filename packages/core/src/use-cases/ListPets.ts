@@ -22,6 +22,14 @@ export interface PetListing {
 export class ListPets {
   constructor(private readonly pets: PetRepository) {}
 
+  /**
+   * The repository's listing revision (PetRepository.listingRevision): the same number in two calls means every
+   * page between them read the same; undefined when the repository cannot tell.
+   */
+  listingRevision(): number | undefined {
+    return this.pets.listingRevision?.();
+  }
+
   async execute(request: ListPetsRequest = {}): Promise<PetListing> {
     const query = checkListPetsRequest(request);
     const page = await this.pets.list(query);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ListPets, readListPetsQuery, type Pet } from '@petstore/core';
+import { ListPets, readListPetsQuery, type Pet, type PetRepository } from '@petstore/core';
 import { InMemoryPetRepository } from '@petstore/core/testing';
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
@@ -12,6 +12,22 @@ async function withPets(count: number) {
   const pets: Pet[] = [];
   for (let i = 1; i <= count; i++) pets.push(await repository.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'available' : 'pending' }));
   return { repository, pets, pages: new ListingPages(new ListPets(repository), serializerFor(PetsSchema), `${BASE}/pets`) };
+}
+
+/** The repository's reads counted, and its listing revision as `revision()` says (a mock at the port). */
+function counting(repository: PetRepository, revision: () => number | undefined) {
+  const reads = { count: 0 };
+  const counted: PetRepository = {
+    create: (draft) => repository.create(draft),
+    findById: (id) => repository.findById(id),
+    update: (...args) => repository.update(...args),
+    list: (request) => {
+      reads.count++;
+      return repository.list(request);
+    },
+    listingRevision: revision,
+  };
+  return { reads, pages: new ListingPages(new ListPets(counted), serializerFor(PetsSchema), `${BASE}/pets`) };
 }
 
 const pageOf = (pages: ListingPages, querystring: string) => pages.page(readListPetsQuery(Object.fromEntries(new URLSearchParams(querystring))));
@@ -62,6 +78,56 @@ describe('ListingPages', () => {
     const here = new ListingPages(new ListPets(repository), serializerFor(PetsSchema), `${BASE}/pets`);
     const there = new ListingPages(new ListPets(repository), serializerFor(PetsSchema), 'https://other.example.com/v1/pets');
     expect((await pageOf(here, 'limit=1')).etag).not.toBe((await pageOf(there, 'limit=1')).etag);
+  });
+
+  describe('pages kept while the listing revision holds', () => {
+    it('keeps a page from its second request and serves it again without a read while the revision holds', async () => {
+      const { repository } = await withPets(5);
+      const { reads, pages } = counting(repository, () => 7);
+      const first = await pageOf(pages, 'limit=2');
+      expect(await pageOf(pages, 'limit=2')).toEqual(first);
+      expect(reads.count).toBe(2);
+      for (let i = 0; i < 10; i++) expect(pageOf(pages, 'limit=2')).toEqual(first);
+      expect(reads.count).toBe(2);
+      // Another request is another page.
+      expect(idsOf(await pageOf(pages, 'limit=2&status=pending'))).toEqual([2, 4]);
+      expect(reads.count).toBe(3);
+    });
+
+    it('reads a kept page again once the revision moved, and shows the change', async () => {
+      const { repository, pets } = await withPets(5);
+      const { reads, pages } = counting(repository, () => repository.listingRevision());
+      await pageOf(pages, 'status=available&limit=2');
+      const kept = await pageOf(pages, 'status=available&limit=2');
+      await pageOf(pages, 'status=available&limit=2');
+      expect(reads.count).toBe(2);
+      await repository.update(1, 1, { ...pets[0]!, status: 'sold' }, { at: 1, requestedAt: 1 });
+      const after = await pageOf(pages, 'status=available&limit=2');
+      expect(reads.count).toBe(3);
+      expect(idsOf(after)).toEqual([3, 5]);
+      expect(after.etag).not.toBe(kept.etag);
+      // Kept again at the new revision.
+      expect(await pageOf(pages, 'status=available&limit=2')).toEqual(after);
+      expect(reads.count).toBe(3);
+    });
+
+    it('keeps nothing read while the revision moved, nor anything when the repository tells no revision', async () => {
+      const { repository } = await withPets(3);
+      let revision = 0;
+      const moving = counting(repository, () => revision++);
+      for (let i = 0; i < 5; i++) await pageOf(moving.pages, 'limit=2');
+      expect(moving.reads.count).toBe(5);
+      const none = counting(repository, () => undefined);
+      for (let i = 0; i < 5; i++) await pageOf(none.pages, 'limit=2');
+      expect(none.reads.count).toBe(5);
+    });
+
+    it('never keeps a refused request', async () => {
+      const { repository } = await withPets(1);
+      const { pages } = counting(repository, () => 1);
+      for (let i = 0; i < 3; i++)
+        await expect(Promise.resolve().then(() => pages.page({ limit: 0 }))).rejects.toMatchObject({ code: 'validation_error' });
+    });
   });
 
   it('refuses a bad request', async () => {

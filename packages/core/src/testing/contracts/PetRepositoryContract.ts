@@ -179,6 +179,29 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       expect(after.pets.every((p) => p.id > firstPage.next! && p.status === 'pending')).toBe(true);
     }, 60_000);
 
+    it('tells a listing revision, if it tells one, that reads leave alone and every create and change moves to a new value', async () => {
+      const revision = () => repository.listingRevision?.();
+      const told: number[] = [];
+      const expectMovedBy = async (change: () => Promise<unknown>) => {
+        const before = revision();
+        await readAll(repository);
+        await repository.findById(1);
+        expect(revision()).toBe(before);
+        await change();
+        const after = revision();
+        if (before === undefined || after === undefined) return;
+        told.push(before);
+        expect(told).not.toContain(after);
+      };
+      const [rex] = await createMany(2);
+      await expectMovedBy(() => repository.create(aPetDraft({ status: 'sold' })));
+      await expectMovedBy(() => repository.update(rex!.id, rex!.version, { ...rex!, status: 'pending' }, tick()));
+      await expectMovedBy(() => repository.update(rex!.id, rex!.version + 1, { ...rex!, name: 'renamed', status: 'pending' }, tick()));
+      await expectMovedBy(() => Promise.all(Array.from({ length: 20 }, () => repository.create(aPetDraft()))));
+      // An adapter that tells one tells it at every step here (no transaction is open).
+      expect(told.length === 0 || told.length === 4).toBe(true);
+    });
+
     describe('events, recorded with each change', () => {
       const everyEvent = () => events.listEvents({ before: null, limit: 1000 });
 
