@@ -64,22 +64,25 @@ export class TypeOrmPetRepository implements PetRepository {
   }
 
   /** With `keptListingRows` (SQLite): how many changes the kept rows have seen; undefined otherwise. */
-  listingRevision(): number | undefined {
+  async listingRevision(): Promise<number | undefined> {
     try {
-      return this.statements.listingRevision?.();
+      return await this.statements.listingRevision?.();
     } catch (error) {
       translateDatabaseError(error);
     }
   }
 
   async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
-    let rows: PetTuple[];
+    let read: { rows: PetTuple[]; revision?: number };
     try {
-      rows = await this.statements.list(status, after, limit + 1);
+      read = await this.statements.list(status, after, limit + 1);
     } catch (error) {
       translateDatabaseError(error);
     }
+    const { rows, revision } = read;
     const pets = rows.slice(0, limit).map(toPet);
-    return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
+    const page: PetPage = rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
+    if (revision !== undefined) page.revision = revision;
+    return page;
   }
 }

@@ -28,11 +28,12 @@ type SqlitePetRow = [id: number, name: string, categoryId: number, status: strin
 export interface PetStatements {
   insert(draft: PetDraft): Promise<number | string>;
   findById(id: number): Promise<PetTuple | undefined>;
-  list(status: PetStatus | undefined, after: number, count: number): Promise<PetTuple[]>;
+  /** The rows, and the listing revision they were read at while listing rows are kept (SQLite). */
+  list(status: PetStatus | undefined, after: number, count: number): Promise<{ rows: PetTuple[]; revision?: number }>;
   /** The row after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<PetTuple | undefined>;
   /** Only while listing rows are kept (SQLite): see PetRepository.listingRevision. */
-  listingRevision?(): number | undefined;
+  listingRevision?(): Promise<number | undefined>;
 }
 
 /**
@@ -95,6 +96,27 @@ const SQLITE_SQL = sql(
   () => '?',
   () => 'CAST(? AS INTEGER)',
 );
+
+/**
+ * `read` made once for every caller of one turn of the event loop, in the turn's check phase (`setImmediate`), after
+ * the turn's I/O callbacks: so after every caller asked, and as fresh as each needs. SQLite's `data_version` costs
+ * three system calls (two locks and a stat), which a request that reads nothing else pays alone; here a turn's
+ * requests share them.
+ */
+function oneReadPerTurn<T>(read: () => T): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= new Promise<T>((resolve, reject) =>
+      setImmediate(() => {
+        pending = undefined;
+        try {
+          resolve(read());
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    ));
+}
 
 /** The better-sqlite3 connection of an initialized SQLite DataSource, or undefined when it is not open. */
 export function sqliteConnectionOf(dataSource: DataSource): Database | undefined {
@@ -225,10 +247,10 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       const read = (from: number, rows: number) =>
         (status === undefined ? prepared.listAll.all(from, rows) : prepared.listByStatus.all(status, from, rows)) as SqlitePetRow[];
       const runs = currentRuns(prepared);
-      return runs ? runs.page(status ?? '', after, count, read) : read(after, count);
+      return runs ? { rows: runs.page(status ?? '', after, count, read), revision: runs.revision } : { rows: read(after, count) };
     },
     // Every change to a pet is reported to the kept runs (or clears them), so their revision is the listings'.
-    ...(keptListingRows > 0 && { listingRevision: () => currentRuns(statements())?.revision }),
+    ...(keptListingRows > 0 && { listingRevision: oneReadPerTurn(() => currentRuns(statements())?.revision) }),
     update: async (id, expectedVersion, next, timing) => {
       // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
       for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {
@@ -286,8 +308,11 @@ function postgresStatements(dataSource: DataSource): PetStatements {
       return row[0];
     },
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
-    list: (status, after, count) =>
-      status === undefined ? rows('list_all', text.listAll, [after, count]) : rows('list_by_status', text.listByStatus, [status, after, count]),
+    list: async (status, after, count) => ({
+      rows: await (status === undefined
+        ? rows('list_all', text.listAll, [after, count])
+        : rows('list_by_status', text.listByStatus, [status, after, count])),
+    }),
     update: async (id, expectedVersion, next, timing) => {
       const deadline = writeDeadline(dataSource);
       const eventId = generateEventId(new Date(timing.at));

@@ -24,6 +24,6 @@ export function signallingChanges(pets: PetRepository, signal: ChangeSignal): Pe
     update: async (...args) => changed(await pets.update(...args)),
     findById: (id) => pets.findById(id),
     list: (request) => pets.list(request),
-    listingRevision: () => pets.listingRevision?.(),
+    listingRevision: async () => pets.listingRevision?.(),
   };
 }

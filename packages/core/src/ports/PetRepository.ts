@@ -19,6 +19,8 @@ export interface PetPage {
   pets: Pet[];
   /** Present when more pets follow: the id to continue after. */
   next?: number;
+  /** The listing revision the page was read at (see `listingRevision`), when the repository tells one. */
+  revision?: number;
 }
 
 /**
@@ -48,10 +50,11 @@ export interface PetRepository {
    */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;
   /**
-   * Optional, for adapters that can tell without a round trip: a number that two calls return alike only if no pet
-   * was created or changed between them, in this process or in any other sharing the storage (it never comes back to
-   * an earlier value); undefined when it cannot tell now. So while it holds one value, every page reads the same:
-   * a caller may keep what it made from reads and use it for as long as the value holds.
+   * Optional, for adapters that can tell it without a round trip: a number that is the same in two answers only if
+   * no pet was created or changed between them, in this process or in any other sharing the storage, and that never
+   * comes back to an earlier value; undefined when it cannot tell. Each answer is current at some moment after the
+   * call. A page read at a revision says so (`PetPage.revision`), and is the page for as long as that revision is
+   * current: a caller may keep what it made from the page until an answer differs.
    */
-  listingRevision?(): number | undefined;
+  listingRevision?(): Promise<number | undefined>;
 }

@@ -38,7 +38,9 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
   list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
     const matching = this.pets.filter((p) => p.id > after && (status === undefined || p.status === status)).slice(0, limit + 1);
     const pets = matching.slice(0, limit).map((p) => ({ ...p }));
-    return Promise.resolve(matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets });
+    const page: PetPage = matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
+    page.revision = this.revision;
+    return Promise.resolve(page);
   }
 
   update(id: number, expectedVersion: number, next: PetDraft, { at, requestedAt }: ChangeTiming): Promise<Pet | null> {
@@ -55,8 +57,8 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     return Promise.resolve({ ...pet });
   }
 
-  listingRevision(): number {
-    return this.revision;
+  listingRevision(): Promise<number> {
+    return Promise.resolve(this.revision);
   }
 
   listEvents({ before, limit }: EventListRequest): Promise<PetEvent[]> {

@@ -16,6 +16,8 @@ export interface PetListing {
   pets: Pet[];
   /** Absent on the last page. */
   next?: NextPageRequest;
+  /** The listing revision the page was read at, when the repository tells one (see `listingRevision`). */
+  revision?: number;
 }
 
 /** One page of animals, optionally of one status; throws ValidationError for an invalid limit, status or cursor. */
@@ -23,19 +25,22 @@ export class ListPets {
   constructor(private readonly pets: PetRepository) {}
 
   /**
-   * The repository's listing revision (PetRepository.listingRevision): the same number in two calls means every
-   * page between them read the same; undefined when the repository cannot tell.
+   * The repository's listing revision (PetRepository.listingRevision): a page read at a revision is the page for as
+   * long as that revision is current; undefined when the repository cannot tell.
    */
-  listingRevision(): number | undefined {
+  async listingRevision(): Promise<number | undefined> {
     return this.pets.listingRevision?.();
   }
 
   async execute(request: ListPetsRequest = {}): Promise<PetListing> {
     const query = checkListPetsRequest(request);
     const page = await this.pets.list(query);
-    if (page.next === undefined) return { pets: page.pets };
-    const next: NextPageRequest = { limit: query.limit, cursor: encodePetCursor(page.next, query.status) };
-    if (query.status !== undefined) next.status = query.status;
-    return { pets: page.pets, next };
+    const listing: PetListing = { pets: page.pets };
+    if (page.next !== undefined) {
+      listing.next = { limit: query.limit, cursor: encodePetCursor(page.next, query.status) };
+      if (query.status !== undefined) listing.next.status = query.status;
+    }
+    if (page.revision !== undefined) listing.revision = page.revision;
+    return listing;
   }
 }

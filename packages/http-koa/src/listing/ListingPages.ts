@@ -1,4 +1,4 @@
-import { LIST_LIMIT, type ListPets, type ListPetsRequest, type Pet } from '@petstore/core';
+import { LIST_LIMIT, type ListPets, type ListPetsRequest, type Pet, type PetListing } from '@petstore/core';
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { pageEntityTag } from '../entityTags.js';
@@ -12,7 +12,7 @@ export interface RenderedPage {
 }
 
 interface KeptPage {
-  /** The listing revision the page was read at: it is the page for as long as the revision holds. */
+  /** The listing revision the page was read at: it is the page for as long as that revision is current. */
   revision: number;
   page: RenderedPage;
 }
@@ -29,12 +29,12 @@ const TYPICAL_PAGE = 1_500;
 /**
  * Renders listing pages: the body, the `Link` to the next page and the entity tag, made of the ids and versions of
  * the pets it shows. Where the repository tells a listing revision (`listPets.listingRevision()`, a number that
- * holds only while no pet is created or changed, in any process), rendered pages are kept with the revision they
- * were read at, and served again while it holds, without a read or a rendering; a change moves the revision, and
- * every kept page is read again at its next request. A page is kept on its second request within about as many
- * requests as the cache holds pages (SeenTwice): pages asked for once in a while would be dropped before their next
- * use anyway, and keeping them would only churn the cache and the garbage collector. Where the repository tells no
- * revision (PostgreSQL), every page is read.
+ * stays the same only while no pet is created or changed, in any process), a rendered page is kept with the
+ * revision it was read at, and sent again without a read or a rendering while that revision is current; a change
+ * moves the revision, and every kept page is read again at its next request. A page is kept on its second request
+ * within about as many requests as the cache holds pages (SeenTwice): pages asked for once in a while would be
+ * dropped before their next use anyway, and keeping them would only churn the cache and the garbage collector.
+ * Where the repository tells no revision (PostgreSQL), every page is read.
  */
 export class ListingPages {
   private readonly kept = new LRUCache<string, KeptPage>({
@@ -53,24 +53,19 @@ export class ListingPages {
     this.tagScope = createHash('sha256').update(nextPageBase).digest('base64url').slice(0, 8);
   }
 
-  /** The page for this request; synchronous when it is kept. */
-  page(request: ListPetsRequest): RenderedPage | Promise<RenderedPage> {
-    const revision = this.listPets.listingRevision();
-    if (revision === undefined) return this.render(request);
+  async page(request: ListPetsRequest): Promise<RenderedPage> {
+    const revision = await this.listPets.listingRevision();
+    if (revision === undefined) return this.render(request, await this.listPets.execute(request));
     const key = `${request.status ?? ''}|${request.limit ?? LIST_LIMIT.default}|${request.cursor ?? ''}`;
     const kept = this.kept.get(key);
-    return kept?.revision === revision ? kept.page : this.renderAndKeep(request, key, revision);
-  }
-
-  private async renderAndKeep(request: ListPetsRequest, key: string, revision: number): Promise<RenderedPage> {
-    const page = await this.render(request);
-    // Only a page read while the revision held is the page of that revision.
-    if (this.listPets.listingRevision() === revision && this.seenTwice.check(key)) this.kept.set(key, { revision, page });
+    if (kept?.revision === revision) return kept.page;
+    const listing = await this.listPets.execute(request);
+    const page = this.render(request, listing);
+    if (listing.revision !== undefined && this.seenTwice.check(key)) this.kept.set(key, { revision: listing.revision, page });
     return page;
   }
 
-  private async render(request: ListPetsRequest): Promise<RenderedPage> {
-    const { pets, next } = await this.listPets.execute(request);
+  private render(request: ListPetsRequest, { pets, next }: PetListing): RenderedPage {
     const body = this.serializePets(pets);
     // status, limit and cursor are URL-safe as they are: an enum, digits, base64url.
     const link = next

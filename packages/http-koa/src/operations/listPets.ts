@@ -1,16 +1,10 @@
 import { encodePetCursor, LIST_LIMIT, PET_STATUSES, readListPetsQuery, type Pet, type PetStore } from '@petstore/core';
 import { sendWithEntityTag } from '../conditionalRequests.js';
-import type { Context } from 'koa';
-import { ListingPages, type RenderedPage } from '../listing/ListingPages.js';
+import { ListingPages } from '../listing/ListingPages.js';
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { IF_NONE_MATCH } from './conditionalParameters.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
-
-function send(ctx: Context, page: RenderedPage): void {
-  if (page.link !== '') ctx.set('Link', page.link);
-  sendWithEntityTag(ctx, page.body, page.etag);
-}
 
 /** `GET /pets`: one page of animals, ascending by id, optionally of one status. */
 export function listPets(store: PetStore, publicBaseUrl: string): PetsOperation {
@@ -63,11 +57,10 @@ export function listPets(store: PetStore, publicBaseUrl: string): PetsOperation 
     ],
     errors: ['validation_error'],
     input: ({ query }) => readListPetsQuery(query),
-    handle(ctx, request) {
-      const page = pages.page(request);
-      // A kept page is sent in the same turn; a read one when it comes.
-      if (page instanceof Promise) return page.then((read) => send(ctx, read));
-      send(ctx, page);
+    async handle(ctx, request) {
+      const page = await pages.page(request);
+      if (page.link !== '') ctx.set('Link', page.link);
+      sendWithEntityTag(ctx, page.body, page.etag);
     },
   });
 }

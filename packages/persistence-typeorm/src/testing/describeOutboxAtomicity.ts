@@ -45,7 +45,7 @@ export function describeOutboxAtomicity(where: string, open: () => Promise<Opene
         } finally {
           await allow();
         }
-        expect(await pets.list({ limit: 10 })).toEqual({ pets: [rex] });
+        expect((await pets.list({ limit: 10 })).pets).toEqual([rex]);
         expect(await events.listEvents({ before: null, limit: 10 })).toEqual(recorded);
         const next = await pets.create(aPetDraft({ name: 'next' }));
         expect((await events.listEvents({ before: null, limit: 1 }))[0]).toMatchObject({ type: 'pet.created', pet: next });
