@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ListPets, readListPetsQuery, type Pet, type PetRepository } from '@petstore/core';
+import { ListPets, readListPetsQuery, ServiceUnavailableError, type Pet, type PetRepository } from '@petstore/core';
 import { InMemoryPetRepository } from '@petstore/core/testing';
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
@@ -127,6 +127,21 @@ describe('ListingPages', () => {
       const none = counting(repository, () => undefined);
       for (let i = 0; i < 5; i++) await pageOf(none.pages, 'limit=2');
       expect(none.reads.count).toBe(5);
+    });
+
+    it('never answers a refused request with a kept page that looks like it (an empty cursor is not no cursor)', async () => {
+      const { repository } = await withPets(3);
+      const { pages } = counting(repository, () => 1);
+      for (let i = 0; i < 3; i++) await pageOf(pages, 'limit=2');
+      await expect(pages.page({ limit: 2, cursor: '' })).rejects.toMatchObject({ code: 'validation_error' });
+    });
+
+    it('reads the page when the revision cannot be had, so a bad request is still refused as such', async () => {
+      const { repository } = await withPets(3);
+      const failing = counting(repository, () => {
+        throw new ServiceUnavailableError('database');
+      });
+      await expect(failing.pages.page({ limit: 0 })).rejects.toMatchObject({ code: 'validation_error' });
     });
 
     it('never keeps a refused request', async () => {

@@ -54,9 +54,11 @@ export class ListingPages {
   }
 
   async page(request: ListPetsRequest): Promise<RenderedPage> {
-    const revision = await this.listPets.listingRevision();
+    // A revision that cannot be had is one the repository cannot tell: the page is read, and a bad request refused.
+    const revision = await this.listPets.listingRevision().catch(() => undefined);
     if (revision === undefined) return this.render(request, await this.listPets.execute(request));
-    const key = `${request.status ?? ''}|${request.limit ?? LIST_LIMIT.default}|${request.cursor ?? ''}`;
+    // Status and limit arrive checked; the cursor as sent, so an empty one (refused) is kept apart from none.
+    const key = `${request.status ?? ''}|${request.limit ?? LIST_LIMIT.default}|${request.cursor === undefined ? '' : `~${request.cursor}`}`;
     const kept = this.kept.get(key);
     if (kept?.revision === revision) return kept.page;
     const listing = await this.listPets.execute(request);
