@@ -141,3 +141,35 @@ describe('adoptions on one instance on SQLite', () => {
     }
   }, 120_000);
 });
+
+describe('two processes on one SQLite file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-adoption-'));
+  let writer: ServerProcess;
+  let reader: ServerProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    const env = { ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${join(dir, 'petstore.db')}`, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+    writer = await spawnServer(env);
+    reader = await spawnServer(env);
+    key = await issueUnlimitedKey(env.DATABASE_URL);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all([writer?.stop(), reader?.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('never shows a read on one the state before a change the other answered 200 for, pages it keeps included', async () => {
+    const pets = await seedPets(writer, key, 20);
+    // The reader asks for the same pages again and again, so it keeps them, and a change it did not make must still show.
+    const { transitions, stale } = await countStaleReads(
+      key,
+      pets,
+      300,
+      () => writer,
+      () => reader,
+    );
+    expect(stale).toEqual([]);
+    expect(transitions).toBe(300);
+  }, 300_000);
+});
