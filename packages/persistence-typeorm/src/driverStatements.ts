@@ -16,6 +16,7 @@ import { dialectOf } from './dialect.js';
 import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 import { ListingRuns } from './ListingRuns.js';
+import { pageReadsPerTurn, pageReadsSql, type NumberedPetRow } from './postgresPageReads.js';
 import type { StatementObserver } from './StatementObserver.js';
 
 /** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
@@ -59,7 +60,8 @@ function observedStatements(statements: PetStatements, observer: StatementObserv
   };
 }
 
-const COLUMNS = '"id", "name", "category_id", "status", "version"';
+/** The columns of a PetTuple, in its order. */
+export const PET_COLUMNS = '"id", "name", "category_id", "status", "version"';
 const EVENT_COLUMNS =
   '"id", "type", "at_ms", "pet_id", "name", "category_id", "status", "version", "before_name", "before_category_id", "before_status"';
 
@@ -72,17 +74,17 @@ const EVENT_COLUMNS =
 function sql(p: (position: number) => string, limit: (position: number) => string = p) {
   return {
     insert: `INSERT INTO "pets" ("name", "category_id", "status") VALUES (${p(1)}, ${p(2)}, ${p(3)}) RETURNING "id"`,
-    findById: `SELECT ${COLUMNS} FROM "pets" WHERE "id" = ${p(1)}`,
+    findById: `SELECT ${PET_COLUMNS} FROM "pets" WHERE "id" = ${p(1)}`,
     // Keyset pagination: one extra row tells whether a next page exists. Both are index range scans, so a page
     // costs the same at any depth and any table size.
-    listAll: `SELECT ${COLUMNS} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${limit(2)}`,
-    listByStatus: `SELECT ${COLUMNS} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${limit(3)}`,
+    listAll: `SELECT ${PET_COLUMNS} FROM "pets" WHERE "id" > ${p(1)} ORDER BY "id" LIMIT ${limit(2)}`,
+    listByStatus: `SELECT ${PET_COLUMNS} FROM "pets" WHERE "status" = ${p(1)} AND "id" > ${p(2)} ORDER BY "id" LIMIT ${limit(3)}`,
     // Compare-and-set on the version: of concurrent updates from one version, the database lets exactly one through.
     // A status change is refused too when the status changed after the request arrived; it records when it did.
     update:
       `UPDATE "pets" SET "name" = ${p(1)}, "category_id" = ${p(2)}, "status" = ${p(3)}, "version" = "version" + 1, ` +
       `"status_changed_at_ms" = CASE WHEN "status" = ${p(4)} THEN "status_changed_at_ms" ELSE ${p(5)} END ` +
-      `WHERE "id" = ${p(6)} AND "version" = ${p(7)} AND ("status" = ${p(8)} OR "status_changed_at_ms" <= ${p(9)}) RETURNING ${COLUMNS}`,
+      `WHERE "id" = ${p(6)} AND "version" = ${p(7)} AND ("status" = ${p(8)} OR "status_changed_at_ms" <= ${p(9)}) RETURNING ${PET_COLUMNS}`,
     // The event of a change, written in the change's transaction (the outbox the webhook deliveries read).
     recordEvent: `INSERT INTO "pet_events" (${EVENT_COLUMNS}) VALUES (${Array.from({ length: 11 }, (_, i) => p(i + 1)).join(', ')})`,
   };
@@ -269,7 +271,8 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
  * Named (server-side prepared) queries on TypeORM's pg pool, returning positional rows; unnamed behind a transaction
  * pooler, where a statement prepared on one server connection is unknown on the next. The insert carries a
  * deadline that PostgreSQL checks on its own clock: started late (the server stalled with the insert queued), it
- * inserts nothing, so a create that timed out on the client (503) never appears later.
+ * inserts nothing, so a create that timed out on the client (503) never appears later. Pages are read together, one
+ * statement for the pages asked for in a turn of the event loop (postgresPageReads.ts).
  */
 function postgresStatements(dataSource: DataSource): PetStatements {
   const plain = sql((n) => `$${n}`);
@@ -278,8 +281,8 @@ function postgresStatements(dataSource: DataSource): PetStatements {
     ...plain,
     insert:
       `WITH "created" AS (INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text ` +
-      `WHERE ${beforeDeadline('$4')} RETURNING ${COLUMNS}) ` +
-      `INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $5::text, 'pet.created', $6::bigint, ${COLUMNS}, NULL, NULL, NULL FROM "created" ` +
+      `WHERE ${beforeDeadline('$4')} RETURNING ${PET_COLUMNS}) ` +
+      `INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $5::text, 'pet.created', $6::bigint, ${PET_COLUMNS}, NULL, NULL, NULL FROM "created" ` +
       'RETURNING "pet_id"',
     // A status change is dated by PostgreSQL's clock as it writes (if later than $5), as close to its commit as can
     // be: a request that arrives while it is under way then counts as overtaken. "before" reads the statement's
@@ -291,11 +294,13 @@ function postgresStatements(dataSource: DataSource): PetStatements {
         .replace(' ELSE $5 END', ' ELSE GREATEST($5::bigint, (extract(epoch from clock_timestamp()) * 1000)::bigint) END') +
       `), "recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $11::text, 'pet.updated', $12::bigint, ` +
       `c."id", c."name", c."category_id", c."status", c."version", b."name", b."category_id", b."status" FROM "changed" c, "before" b) ` +
-      `SELECT ${COLUMNS} FROM "changed"`,
+      `SELECT ${PET_COLUMNS} FROM "changed"`,
+    listPages: pageReadsSql(PET_COLUMNS),
   };
   const named = !timeoutsPerTransaction(dataSource);
-  const rows = async (name: string, query: string, values: unknown[]) =>
-    (await postgresPoolOf(dataSource).query<PetTuple>({ name: named ? `petstore_${name}` : undefined, text: query, values, rowMode: 'array' })).rows;
+  const rows = async <Row extends unknown[] = PetTuple>(name: string, query: string, values: unknown[]) =>
+    (await postgresPoolOf(dataSource).query<Row>({ name: named ? `petstore_${name}` : undefined, text: query, values, rowMode: 'array' })).rows;
+  const readPage = pageReadsPerTurn((values) => rows<NumberedPetRow>('list_pages', text.listPages, values));
   return {
     insert: async ({ name, categoryId, status }) => {
       const at = Date.now();
@@ -308,11 +313,7 @@ function postgresStatements(dataSource: DataSource): PetStatements {
       return row[0];
     },
     findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
-    list: async (status, after, count) => ({
-      rows: await (status === undefined
-        ? rows('list_all', text.listAll, [after, count])
-        : rows('list_by_status', text.listByStatus, [status, after, count])),
-    }),
+    list: async (status, after, count) => ({ rows: await readPage(status, after, count) }),
     update: async (id, expectedVersion, next, timing) => {
       const deadline = writeDeadline(dataSource);
       const eventId = generateEventId(new Date(timing.at));

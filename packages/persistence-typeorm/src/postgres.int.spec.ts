@@ -4,9 +4,11 @@ import { aPetDraft } from '@petstore/core/testing';
 import { eventually } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { createDataSource } from './createDataSource.js';
+import { PET_COLUMNS, postgresPoolOf } from './driverStatements.js';
 import { migrate } from './migrate.js';
 import { EVERY_MIGRATION, migrationsFrom } from './testing/everyMigration.js';
 import { migratedDataSource } from './testing/migratedDataSource.js';
+import { pageReadsSql } from './postgresPageReads.js';
 import { writeDuringStall } from './testing/writeDuringStall.js';
 import { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
@@ -71,23 +73,53 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       await expect(new TypeOrmPetRepository(database()).list({ limit: 5 })).rejects.toThrow('database integer 9007199254740993 is beyond 2^53-1');
     });
 
-    it('serves listing from the indexes on 20,000 rows (1% sold): no sequential scan, no sort', async () => {
+    it('reads pages from the indexes on 20,000 rows (1% sold), several in one statement: no sequential scan, no sort', async () => {
       await emptied();
       await database().query(
         `INSERT INTO "pets" ("name", "category_id", "status") SELECT 'pet ' || i, 1 + i % 50, CASE WHEN i % 100 = 0 THEN 'sold' WHEN i % 2 = 0 THEN 'pending' ELSE 'available' END FROM generate_series(1, 20000) AS i`,
       );
       await database().query('ANALYZE "pets"');
-      const plan = async (sql: string, parameters: unknown[]) =>
-        (await database().query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`, parameters)).map((r) => r['QUERY PLAN']).join('\n');
-      const byStatus = await plan(
-        `SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "status" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3`,
-        ['sold', 15000, 21],
+      // A page of every pet and a page of sold ones, both from id 15000, 21 rows: as the repository sends them.
+      const reads = [
+        [0, 1],
+        [null, 'sold'],
+        [15000, 15000],
+        [21, 21],
+      ];
+      const plan = (await database().query<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${pageReadsSql(PET_COLUMNS)}`, reads))
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan).toMatch(
+        /Index (Only )?Scan using idx_pets_status_id on pets \w+ .*\n\s+Index Cond: \(\(status = 'sold'::text\) AND \(id > r\.after\)\)/,
       );
-      expect(byStatus).toMatch(/Index (Only )?Scan using idx_pets_status_id on pets/);
-      expect(byStatus).not.toMatch(/Seq Scan|Sort/);
-      const all = await plan(`SELECT "id", "name", "category_id", "status" FROM "pets" WHERE "id" > $1 ORDER BY "id" LIMIT $2`, [15000, 21]);
-      expect(all).toMatch(/Index Scan using pets_pkey on pets/);
-      expect(all).not.toMatch(/Seq Scan|Sort/);
+      expect(plan).toMatch(/One-Time Filter: \(r\.status IS NULL\)\s+->\s+Index Scan using pets_pkey on pets .*\n\s+Index Cond: \(id > r\.after\)/);
+      expect(plan).not.toMatch(/Seq Scan|Sort/);
+    });
+
+    it('reads the pages asked for in one turn of the event loop in one statement, each page as it reads alone', async () => {
+      const dataSource = await emptied();
+      const pets = new TypeOrmPetRepository(dataSource);
+      const statuses = ['available', 'pending', 'sold', 'pending', 'available'] as const;
+      const created = [];
+      for (let i = 0; i < 40; i++) created.push(await pets.create(aPetDraft({ status: statuses[i % statuses.length] })));
+      const requests = [
+        { limit: 5 },
+        { limit: 5, after: created[4]!.id },
+        { status: 'sold', limit: 3 },
+        { status: 'pending', limit: 4, after: created[10]!.id },
+        { status: 'available', limit: 100 },
+        { limit: 2, after: created[39]!.id },
+        { status: 'sold', limit: 1, after: created[37]!.id },
+      ] as const;
+      const alone = [];
+      for (const request of requests) alone.push(await pets.list(request));
+      let checkouts = 0;
+      postgresPoolOf(dataSource).on('acquire', () => checkouts++);
+      const together = await Promise.all(requests.map((request) => pets.list(request)));
+      expect(together).toEqual(alone);
+      expect(checkouts).toBe(1);
+      expect(together[4]!.pets).toHaveLength(16);
+      expect(together[5]).toEqual({ pets: [] });
     });
 
     it('answers service_unavailable while the server is down and recovers by itself when it returns', async () => {
