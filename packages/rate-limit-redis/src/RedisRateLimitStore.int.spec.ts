@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import type { Redis } from 'ioredis';
 import { describeRateLimitStoreContract } from '@petstore/core/contracts';
 import { eventually } from '@petstore/test-support';
 import { clientForSuite, describeWithEachRedisTopology, describeWithRedis, describeWithRedisSentinel } from '@petstore/test-support/jest';
@@ -58,6 +59,39 @@ describeWithRedis('on Redis', (redis) => {
         const ttl = await client().pttl(key);
         expect(ttl).toBeGreaterThan(55_000);
         expect(ttl).toBeLessThanOrEqual(60_000);
+      }
+    });
+
+    it('sends the scripts of the requests of one turn of the event loop in one write, each with its own answer', async () => {
+      const store = new RedisRateLimitStore(client(), 'turn-check');
+      const now = Date.now();
+      const consume = (subject: string, limit: number) =>
+        store.consume({
+          subject,
+          now,
+          windows: [{ name: 'minute', start: now - 1000, resetAt: now + 59_000, limit }],
+          ban: { strikes: 10, durationSeconds: 900, strikeIntervalSeconds: 0 },
+        });
+      await consume('key:warm', 1);
+      const socket = (client() as Redis).stream;
+      const write = jest.spyOn(socket, 'write');
+      try {
+        const answers = await Promise.all([...Array.from({ length: 8 }, () => consume('key:a', 5)), consume('key:b', 1), consume('key:b', 1)]);
+        expect(answers.map(({ outcome, counts }) => `${outcome} ${counts.join()}`)).toEqual([
+          'admitted 1',
+          'admitted 2',
+          'admitted 3',
+          'admitted 4',
+          'admitted 5',
+          'rejected 5',
+          'rejected 5',
+          'rejected 5',
+          'admitted 1',
+          'rejected 1',
+        ]);
+        expect(write).toHaveBeenCalledTimes(1);
+      } finally {
+        write.mockRestore();
       }
     });
 

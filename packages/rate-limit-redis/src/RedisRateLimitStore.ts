@@ -12,6 +12,7 @@ import {
 import { Cluster } from 'ioredis';
 import { commandDeadlineFor } from './commandDeadline.js';
 import type { RedisClient } from './createRedisClient.js';
+import { scriptCallsPerTurn, type ScriptCall } from './scriptCallsPerTurn.js';
 import { withoutSecrets } from './withoutSecrets.js';
 
 // The Lua scripts sit beside this module: in src for the tests, copied into dist by the build.
@@ -38,6 +39,8 @@ type RedisWithConsume = RedisClient & {
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: RedisWithConsume;
   private readonly deadlineMs: number;
+  /** One pipeline per turn of the event loop for every request's script; on a Cluster, each sent alone. */
+  private readonly consumeScript: (call: ScriptCall) => Promise<ScriptReply>;
 
   constructor(
     redis: RedisClient,
@@ -48,6 +51,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     redis.defineCommand('petstoreRead', { lua: script('read.lua') });
     redis.defineCommand('petstoreRelease', { lua: script('release.lua') });
     this.redis = redis as RedisWithConsume;
+    this.consumeScript = redis instanceof Cluster ? (call) => this.redis.petstoreConsume(...call) : scriptCallsPerTurn(redis, 'petstoreConsume');
     this.deadlineMs = commandDeadlineFor(redis instanceof Cluster ? redis.options.redisOptions?.commandTimeout : redis.options.commandTimeout);
   }
 
@@ -83,7 +87,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     ];
     let reply: ScriptReply;
     try {
-      reply = await this.redis.petstoreConsume(keys.length, ...keys, ...args);
+      reply = await this.consumeScript([keys.length, ...keys, ...args]);
     } catch (error) {
       throw this.unavailable(error);
     }
