@@ -103,21 +103,29 @@ const SQLITE_SQL = sql(
  * `read` made once for every caller of one turn of the event loop, in the turn's check phase (`setImmediate`), after
  * the turn's I/O callbacks: so after every caller asked, and as fresh as each needs. SQLite's `data_version` costs
  * three system calls (two locks and a stat), which a request that reads nothing else pays alone; here a turn's
- * requests share them.
+ * requests share them. `justRead()` is true from the read until its callers' promise reactions have run (an
+ * immediate queued right behind the read: the check phase runs the microtasks between the two, and no I/O), so
+ * every request the process knows of then was received before the read, which is as fresh as each of them needs.
  */
-function oneReadPerTurn<T>(read: () => T): () => Promise<T> {
+function oneReadPerTurn<T>(read: () => T): { next: () => Promise<T>; justRead: () => boolean } {
   let pending: Promise<T> | undefined;
-  return () =>
-    (pending ??= new Promise<T>((resolve, reject) =>
-      setImmediate(() => {
-        pending = undefined;
-        try {
-          resolve(read());
-        } catch (error) {
-          reject(error);
-        }
-      }),
-    ));
+  let justRead = false;
+  return {
+    next: () =>
+      (pending ??= new Promise<T>((resolve, reject) => {
+        setImmediate(() => {
+          pending = undefined;
+          try {
+            resolve(read());
+            justRead = true;
+          } catch (error) {
+            reject(error);
+          }
+        });
+        setImmediate(() => (justRead = false));
+      })),
+    justRead: () => justRead,
+  };
 }
 
 /** The better-sqlite3 connection of an initialized SQLite DataSource, or undefined when it is not open. */
@@ -225,10 +233,14 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     }
   };
 
-  /** The kept runs, first made as current as the file (another connection's commit drops them all); undefined while none may be used. */
+  /**
+   * The kept runs, first made as current as the file (another connection's commit drops them all), unless the
+   * turn's `data_version` read has just done so; undefined while none may be used.
+   */
   const currentRuns = (prepared: Prepared): ListingRuns<SqlitePetRow> | undefined => {
     const { kept, db } = prepared;
     if (!kept || db.inTransaction) return undefined;
+    if (revisionPerTurn?.justRead()) return kept.runs;
     const dataVersion = prepared.dataVersion.get();
     if (dataVersion !== kept.dataVersion) {
       kept.runs.clear();
@@ -236,6 +248,8 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     }
     return kept.runs;
   };
+  // Every change to a pet is reported to the kept runs (or clears them), so their revision is the listings'.
+  const revisionPerTurn = runs && oneReadPerTurn(() => currentRuns(statements())?.revision);
 
   return {
     insert: (draft) =>
@@ -251,8 +265,7 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       const runs = currentRuns(prepared);
       return runs ? { rows: runs.page(status ?? '', after, count, read), revision: runs.revision } : { rows: read(after, count) };
     },
-    // Every change to a pet is reported to the kept runs (or clears them), so their revision is the listings'.
-    ...(keptListingRows > 0 && { listingRevision: oneReadPerTurn(() => currentRuns(statements())?.revision) }),
+    ...(revisionPerTurn && { listingRevision: revisionPerTurn.next }),
     update: async (id, expectedVersion, next, timing) => {
       // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
       for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {
