@@ -150,8 +150,9 @@ export function postgresPoolOf(dataSource: DataSource): Pool {
  * kept is exactly what the database holds because every statement here is synchronous and every change to a pet
  * goes through them: an update or a committed batch of inserts drops the stretches holding the pet's id before
  * anything else runs; a commit by another connection (another process on the same file) changes SQLite's
- * `data_version`, read before every page, and drops everything; and nothing read inside a transaction opened
- * through TypeORM (whose changes may still roll back) is kept.
+ * `data_version`, read before every page (or by the turn's read just before it: oneReadPerTurn), and drops
+ * everything; and nothing read inside a transaction opened through TypeORM (whose changes may still roll back) is
+ * kept.
  */
 function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetStatements {
   const text = SQLITE_SQL;
