@@ -8,7 +8,7 @@
 // inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
 // connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
 // loudly if an upgrade moves them.
-import { generateEventId, ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
+import { generateEventId, PET_STATUSES, ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -24,6 +24,15 @@ export type PetTuple = [id: number | string, name: string, categoryId: number | 
 
 /** A row as SQLite returns it: integers are numbers. */
 type SqlitePetRow = [id: number, name: string, categoryId: number, status: string, version: number];
+
+/** Each status's one string, so that kept rows share it. */
+const STATUS_STRINGS = new Map<string, string>(PET_STATUSES.map((status) => [status, status]));
+
+/**
+ * A row to keep: better-sqlite3's row arrays have room for 17 values and a status string of their own, about 245
+ * bytes a row; a copy of exactly five values sharing the status string takes half that.
+ */
+const keptRow = (row: SqlitePetRow): SqlitePetRow => [row[0], row[1], row[2], STATUS_STRINGS.get(row[3]) ?? row[3], row[4]];
 
 /** The pet statements, the same on both databases; ids come back as PostgreSQL returns them (bigint as a string). */
 export interface PetStatements {
@@ -264,7 +273,9 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       const read = (from: number, rows: number) =>
         (status === undefined ? prepared.listAll.all(from, rows) : prepared.listByStatus.all(status, from, rows)) as SqlitePetRow[];
       const runs = currentRuns(prepared);
-      return runs ? { rows: runs.page(status ?? '', after, count, read), revision: runs.revision } : { rows: read(after, count) };
+      return runs
+        ? { rows: runs.page(status ?? '', after, count, (from, rows) => read(from, rows).map(keptRow)), revision: runs.revision }
+        : { rows: read(after, count) };
     },
     ...(revisionPerTurn && { listingRevision: revisionPerTurn.next }),
     update: async (id, expectedVersion, next, timing) => {
