@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, SERVER_BIN, SERVER_NODE_FLAGS } from '@petstore/test-support';
+import { eventually, SERVER_BIN, SERVER_NODE_ENV, SERVER_NODE_FLAGS } from '@petstore/test-support';
 
 describe('the server bin (petstore-server, pnpm start)', () => {
   let work: string;
@@ -22,7 +22,7 @@ describe('the server bin (petstore-server, pnpm start)', () => {
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   });
 
-  it('starts the server under Node with those flags on its command line, and stops on SIGTERM', async () => {
+  it('starts the server under Node with those flags on its command line and one malloc arena, and stops on SIGTERM', async () => {
     const child = spawn(SERVER_BIN, [], {
       // `env` in the bin's first line finds this Node first.
       env: { PATH: `${dirname(process.execPath)}:${process.env['PATH']}`, PORT: '0', DATABASE_URL: `sqlite:${join(work, 'petstore.db')}` },
@@ -36,6 +36,9 @@ describe('the server bin (petstore-server, pnpm start)', () => {
       await eventually(() => output.includes('Pet store listening on'), { timeoutMs: 30_000 });
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(commandLine).toEqual([expect.stringMatching(/node$/), ...SERVER_NODE_FLAGS, SERVER_BIN]);
+      expect(SERVER_NODE_ENV).toEqual({ MALLOC_ARENA_MAX: '1' });
+      const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      expect(environment).toContain('MALLOC_ARENA_MAX=1');
     } finally {
       child.kill('SIGTERM');
     }

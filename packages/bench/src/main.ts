@@ -201,16 +201,12 @@ async function scenarios(...all: Scenario[]): Promise<void> {
 /** One scenario against the floor. */
 const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
-/** The product on a SQLite file of `count` pets; `nodeFlags`: its V8 flags, by default its bin's. */
-async function sqliteServer(
-  count: number,
-  env: Record<string, string> = {},
-  nodeFlags?: readonly string[],
-): Promise<{ server: Started; key: string }> {
+/** The product on a SQLite file of `count` pets; `asBin` false: without its bin's V8 flags and environment. */
+async function sqliteServer(count: number, env: Record<string, string> = {}, asBin = true): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, nodeFlags);
+  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, asBin);
   return { server, key };
 }
 
@@ -437,7 +433,7 @@ try {
     await standard.server.stop();
     await other.server.stop();
   };
-  await priceSetting(V8_FLAGS_PAIR, () => sqliteServer(10_000, {}, []));
+  await priceSetting(V8_FLAGS_PAIR, () => sqliteServer(10_000, {}, false));
   await priceSetting(KEPT_ROWS_PAIR, () => sqliteServer(10_000, { SQLITE_KEPT_LISTING_ROWS: '0' }));
   for (const count of [1_000, 1_000_000]) {
     if (!wanted(`list sold (${count === 1_000 ? '1k' : '1M'} pets)`)) continue;
@@ -498,7 +494,7 @@ try {
       await peer?.stop();
       // The V8 flags priced here too: a second server without them, head to head. Only when `--only` names both.
       if (ONLY?.has(V8_FLAGS_PG_PAIR[0]) && ONLY.has(V8_FLAGS_PG_PAIR[1])) {
-        const bare = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN, []);
+        const bare = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN, false);
         const requests = cycling(pages.map((p) => p.product));
         await scenarios({ name: V8_FLAGS_PG_PAIR[0], server: scaled, key, requests }, { name: V8_FLAGS_PG_PAIR[1], server: bare, key, requests });
         await bare.stop();

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchNodeProcess, SERVER_NODE_FLAGS } from '@petstore/test-support';
+import { launchNodeProcess, SERVER_NODE_ENV, SERVER_NODE_FLAGS } from '@petstore/test-support';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = join(here, '..', '..', '..');
@@ -30,11 +30,11 @@ export async function startNodeServer(script: string, env: Record<string, string
 }
 
 /**
- * The product's server (benchServer.js), with the V8 flags its bin (`petstore-server`) runs it with unless
- * `nodeFlags` says otherwise.
+ * The product's server (benchServer.js), with the V8 flags and the environment its bin (`petstore-server`) runs it
+ * with, or (`asBin` false) with neither.
  */
-export const startProductServer = (env: Record<string, string>, pin = true, nodeFlags: readonly string[] = SERVER_NODE_FLAGS) =>
-  startNodeServer('benchServer.js', env, pin, nodeFlags);
+export const startProductServer = (env: Record<string, string>, pin = true, asBin = true) =>
+  startNodeServer('benchServer.js', asBin ? { ...SERVER_NODE_ENV, ...env } : env, pin, asBin ? SERVER_NODE_FLAGS : []);
 
 /** Peak resident set size of a process so far, in MB (Linux). */
 export function peakRssMb(pid: number): number | null {

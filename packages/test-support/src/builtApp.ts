@@ -7,14 +7,16 @@ const app = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app');
 /** The built server and CLI of `@petstore/app` (run `pnpm build` first). */
 export const SERVER_ENTRY = join(app, 'dist', 'main.js');
 export const CLI_ENTRY = join(app, 'dist', 'cli', 'main.js');
-/** The server's bin (`petstore-server`): its first line runs Node with SERVER_NODE_FLAGS. */
+/** The server's bin (`petstore-server`): its first line runs Node with SERVER_NODE_ENV and SERVER_NODE_FLAGS. */
 export const SERVER_BIN = join(app, 'bin', 'petstore-server.js');
 
-/** The V8 flags the server runs with, as its bin's first line (`#!/usr/bin/env -S node <flags>`) names them. */
-export const SERVER_NODE_FLAGS: readonly string[] = /^#!\/usr\/bin\/env(?: -S)? node((?: --\S+)*)\n/
-  .exec(readFileSync(SERVER_BIN, 'utf8'))![1]!
-  .split(' ')
-  .filter(Boolean);
+/** The bin's first line: `#!/usr/bin/env -S <NAME=value>... node <flags>`. */
+const [, assignments, flags] = /^#!\/usr\/bin\/env(?: -S)?((?: [A-Z_]+=\S+)*) node((?: --\S+)*)\n/.exec(readFileSync(SERVER_BIN, 'utf8'))!;
+const words = (text: string | undefined) => (text ?? '').split(' ').filter(Boolean);
+/** The V8 flags the server runs with, as its bin's first line names them. */
+export const SERVER_NODE_FLAGS: readonly string[] = words(flags);
+/** The environment variables the bin's first line sets for Node (glibc's malloc settings). */
+export const SERVER_NODE_ENV: Readonly<Record<string, string>> = Object.fromEntries(words(assignments).map((word) => word.split('=')));
 
 export interface ServerProcess extends LaunchedProcess {
   /** http://127.0.0.1:<port>/v1 */
@@ -36,7 +38,7 @@ export const STOPPED_AT_ONCE: Readonly<Record<string, string>> = { SHUTDOWN_TIME
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const launched = await launchNodeProcess(SERVER_ENTRY, {
     nodeArgs: [...SERVER_NODE_FLAGS],
-    env: { PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...SERVER_NODE_ENV, PORT: '0', LOG_LEVEL: 'info', ...env },
     readyWhen: /Pet store listening on (\S+)/,
     timeoutMs,
   });

@@ -11,6 +11,7 @@ export {
   runCli,
   SERVER_BIN,
   SERVER_ENTRY,
+  SERVER_NODE_ENV,
   SERVER_NODE_FLAGS,
   spawnServer,
   STOPPED_AT_ONCE,

@@ -9,6 +9,7 @@ import {
   issueUnlimitedKey,
   runCli,
   SERVER_ENTRY,
+  SERVER_NODE_ENV,
   SERVER_NODE_FLAGS,
   type RunningPgBouncer,
   type RunningPostgres,
@@ -37,13 +38,20 @@ export class Instance {
   }
 
   /**
-   * Starts the built server as its bin does (`packages/app/dist/main.js` with the server's V8 flags) and waits until it answers /livez. Its log goes to a file
+   * Starts the built server as its bin does (`packages/app/dist/main.js` with the server's V8 flags and environment) and waits until it answers /livez. Its log goes to a file
    * (appended across restarts), not through this process, which must not spend its CPU on reading it.
    */
   async start(): Promise<void> {
     const log = openSync(this.logFile, 'a');
     const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
-      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...this.env, PORT: String(this.port), METRICS_PORT: String(this.metricsPort) },
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        ...SERVER_NODE_ENV,
+        ...this.env,
+        PORT: String(this.port),
+        METRICS_PORT: String(this.metricsPort),
+      },
       stdio: ['ignore', log, log],
     });
     closeSync(log);
