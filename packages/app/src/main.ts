@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import type { Config } from './config.js';
+import { holdYoungGeneration } from './youngGeneration.js';
+
+// First, before the modules below load: they would grow V8's young generation to its largest.
+const youngGeneration = holdYoungGeneration();
 
 // Traces only when an OTLP endpoint is set: the SDK starts, and hooks the modules it instruments (http, pg,
 // ioredis), before any of them is imported, so everything else is imported after it. Unset, no OpenTelemetry
@@ -9,7 +13,7 @@ const tracing =
     ? await (await import('./tracing.js')).startTracing({ adminToken: process.env['ADMIN_TOKEN'] })
     : null;
 const { ConfigError, loadConfig } = await import('./config.js');
-const { redact } = await import('@petstore/persistence-typeorm');
+const { parseDatabaseUrl, redact } = await import('@petstore/persistence-typeorm');
 const { startServer } = await import('./server.js');
 const { createContainer } = await import('./container.js');
 const { TOKENS } = await import('./tokens.js');
@@ -22,6 +26,7 @@ try {
   process.stderr.write(`${error.message}\n`);
   process.exit(2);
 }
+youngGeneration.sizeFor(parseDatabaseUrl(config.databaseUrl).kind);
 
 /** The container with tracing's hooks bound, when tracing is on; startServer builds the plain one otherwise. */
 function tracedContainer() {

@@ -1,10 +1,16 @@
 // The real server, built from the same composition root as `packages/app/dist/main.js` (startServer), with one
 // option for the benchmark: BENCH_ADMIT_ALL=1 replaces the rate-limit store with one that admits everything, to
 // price the limiter.
-import { createContainer, loadConfig, startServer, TOKENS } from '@petstore/app';
+import { holdYoungGeneration } from '@petstore/app/young-generation';
 import type { RateLimitStore } from '@petstore/core';
 
+// First, as in main.js: the modules imported below would grow V8's young generation to its largest.
+const youngGeneration = holdYoungGeneration();
+const { createContainer, loadConfig, startServer, TOKENS } = await import('@petstore/app');
+const { parseDatabaseUrl } = await import('@petstore/persistence-typeorm');
+
 const config = loadConfig();
+youngGeneration.sizeFor(parseDatabaseUrl(config.databaseUrl).kind);
 const container = createContainer(config);
 if (process.env['BENCH_ADMIT_ALL'] === '1') {
   const admitAll: RateLimitStore = {
