@@ -13,7 +13,7 @@ const tracing =
     ? await (await import('./tracing.js')).startTracing({ adminToken: process.env['ADMIN_TOKEN'] })
     : null;
 const { ConfigError, loadConfig } = await import('./config.js');
-const { parseDatabaseUrl, redact } = await import('@petstore/persistence-typeorm');
+const { redact } = await import('@petstore/persistence-typeorm');
 const { startServer } = await import('./server.js');
 const { createContainer } = await import('./container.js');
 const { TOKENS } = await import('./tokens.js');
@@ -26,7 +26,7 @@ try {
   process.stderr.write(`${error.message}\n`);
   process.exit(2);
 }
-youngGeneration.sizeFor(parseDatabaseUrl(config.databaseUrl).kind);
+youngGeneration.sizeFor(config);
 
 /** The container with tracing's hooks bound, when tracing is on; startServer builds the plain one otherwise. */
 function tracedContainer() {

@@ -11,9 +11,9 @@ const built = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', 
 
 /**
  * The young generation's size in MB (V8's new space) in a Node started with `nodeFlags`, after the module's hold,
- * then `sizeFor(database)` (none: never called), each followed by enough surviving objects to make V8 grow it.
+ * then `sizeFor` with a configuration of `databaseUrl` (none: never called), each followed by enough surviving objects to make V8 grow it.
  */
-function youngGenerationAfter(nodeFlags: readonly string[], database?: 'sqlite' | 'postgres'): number[] {
+function youngGenerationAfter(nodeFlags: readonly string[], databaseUrl?: string): number[] {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
     import { holdYoungGeneration } from ${JSON.stringify(built)};
@@ -23,7 +23,7 @@ function youngGenerationAfter(nodeFlags: readonly string[], database?: 'sqlite' 
     const youngGeneration = holdYoungGeneration();
     survive();
     const held = size();
-    ${database ? `youngGeneration.sizeFor(${JSON.stringify(database)});` : ''}
+    ${databaseUrl ? `youngGeneration.sizeFor({ databaseUrl: ${JSON.stringify(databaseUrl)} });` : ''}
     survive();
     console.log(JSON.stringify([held, size()]));`;
   const run = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
@@ -34,11 +34,11 @@ function youngGenerationAfter(nodeFlags: readonly string[], database?: 'sqlite' 
 describe("V8's young generation, held at the size the bin starts it with", () => {
   it('starts at 16 MB under the bin flags and stays there on SQLite, however many objects survive', () => {
     expect(SERVER_NODE_FLAGS).toContain('--min-semi-space-size=8');
-    expect(youngGenerationAfter(SERVER_NODE_FLAGS, 'sqlite')).toEqual([16, 16]);
+    expect(youngGenerationAfter(SERVER_NODE_FLAGS, 'sqlite:./petstore.db')).toEqual([16, 16]);
   });
 
   it('grows again, as V8 decides, once the server knows it runs on PostgreSQL', () => {
-    const [held, grown] = youngGenerationAfter(SERVER_NODE_FLAGS, 'postgres');
+    const [held, grown] = youngGenerationAfter(SERVER_NODE_FLAGS, 'postgres://petstore@db.internal/petstore');
     expect(held).toBe(16);
     expect(grown).toBeGreaterThan(16);
   });

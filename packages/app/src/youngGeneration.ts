@@ -1,4 +1,5 @@
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import type { Config } from './config.js';
 
 /** The semi-space the bin starts Node with (`--min-semi-space-size=8`): a young generation of two, 16 MB. */
 const HELD_SEMI_SPACE_BYTES = 8 * 1024 * 1024;
@@ -7,7 +8,7 @@ const V8_GROWTH_FACTOR = 2;
 
 export interface YoungGeneration {
   /** Lets the young generation grow again when the server runs on PostgreSQL; on SQLite it stays held. */
-  sizeFor(database: 'sqlite' | 'postgres'): void;
+  sizeFor(config: Pick<Config, 'databaseUrl'>): void;
 }
 
 /**
@@ -28,8 +29,9 @@ export function holdYoungGeneration(): YoungGeneration {
   const held = newSpace !== undefined && newSpace.space_size >= HELD_SEMI_SPACE_BYTES;
   if (held) setFlagsFromString('--semi-space-growth-factor=1');
   return {
-    sizeFor(database) {
-      if (held && database === 'postgres') setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
+    sizeFor({ databaseUrl }) {
+      // A loaded configuration's URL is sqlite:<path> or a PostgreSQL URL.
+      if (held && !databaseUrl.startsWith('sqlite:')) setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`);
     },
   };
 }

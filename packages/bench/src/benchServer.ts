@@ -7,10 +7,9 @@ import type { RateLimitStore } from '@petstore/core';
 // First, as in main.js: the modules imported below would grow V8's young generation to its largest.
 const youngGeneration = holdYoungGeneration();
 const { createContainer, loadConfig, startServer, TOKENS } = await import('@petstore/app');
-const { parseDatabaseUrl } = await import('@petstore/persistence-typeorm');
 
 const config = loadConfig();
-youngGeneration.sizeFor(parseDatabaseUrl(config.databaseUrl).kind);
+youngGeneration.sizeFor(config);
 const container = createContainer(config);
 if (process.env['BENCH_ADMIT_ALL'] === '1') {
   const admitAll: RateLimitStore = {
