@@ -3,6 +3,8 @@ import { ListingRuns } from './ListingRuns.js';
 
 type Row = [id: number, status: string, version: number];
 
+const inListing = (listing: string, row: Row) => listing === '' || listing === row[1];
+
 /** A table of pets and its listings ('' for all, or one status), read as the database would. */
 function table(count: number) {
   const rows: Row[] = Array.from({ length: count }, (_, i) => [i + 1, ['available', 'pending', 'sold'][i % 3]!, 1]);
@@ -32,11 +34,11 @@ function table(count: number) {
 describe('ListingRuns', () => {
   it('moves its revision with every change and clearing reported, and never with a page', () => {
     const pets = table(100);
-    const runs = new ListingRuns<Row>(1_000);
+    const runs = new ListingRuns<Row>(1_000, inListing);
     const seen = [runs.revision];
     pets.expectPage(runs, '', 0, 21);
     expect(runs.revision).toBe(seen[0]);
-    for (const report of [() => runs.changed(5), () => runs.changed(10_000), () => runs.clear()]) {
+    for (const report of [() => runs.changed([5, 'sold', 2]), () => runs.changed([10_000, 'available', 1]), () => runs.clear()]) {
       report();
       expect(seen).not.toContain(runs.revision);
       seen.push(runs.revision);
@@ -45,7 +47,7 @@ describe('ListingRuns', () => {
 
   it('serves pages of a listing it has read from memory', () => {
     const pets = table(500);
-    const runs = new ListingRuns<Row>(10_000);
+    const runs = new ListingRuns<Row>(10_000, inListing);
     pets.expectPage(runs, '', 0, 101);
     const again = () => {
       pets.expectPage(runs, '', 0, 21);
@@ -56,7 +58,7 @@ describe('ListingRuns', () => {
 
   it('stitches a page from the runs that cover it, reading only what is missing', () => {
     const pets = table(1_000);
-    const runs = new ListingRuns<Row>(10_000);
+    const runs = new ListingRuns<Row>(10_000, inListing);
     runs.page('sold', 300, 101, pets.load('sold'));
     // Read up to where the first run starts, and the rest of the page from it.
     expect(pets.readsDuring(() => pets.expectPage(runs, 'sold', 0, 101))).toBe(1);
@@ -67,27 +69,33 @@ describe('ListingRuns', () => {
     expect(pets.readsDuring(acrossBoth)).toBe(0);
   });
 
-  it('reads a run again once a pet in it changed, in every listing it may have left or joined', () => {
+  it('brings a changed pet up to date in every listing it stayed in, left or joined, without reading again', () => {
     const pets = table(300);
-    const runs = new ListingRuns<Row>(10_000);
-    for (const name of ['', 'available', 'pending']) runs.page(name, 0, 101, pets.load(name));
+    const runs = new ListingRuns<Row>(10_000, inListing);
+    for (const name of ['', 'available', 'pending', 'sold']) runs.page(name, 0, 101, pets.load(name));
+    const size = runs.size;
     pets.rows[0] = [1, 'pending', 2];
-    runs.changed(1);
-    for (const name of ['', 'available', 'pending']) pets.expectPage(runs, name, 0, 101);
+    runs.changed(pets.rows[0]);
+    pets.rows[2] = [3, 'sold', 2];
+    runs.changed(pets.rows[2]);
+    expect(pets.readsDuring(() => ['', 'available', 'pending', 'sold'].forEach((name) => pets.expectPage(runs, name, 0, 101)))).toBe(0);
+    expect(runs.size).toBe(size);
   });
 
   it('shows a new pet on the last page of its listing', () => {
     const pets = table(30);
-    const runs = new ListingRuns<Row>(10_000);
+    const runs = new ListingRuns<Row>(10_000, inListing);
     pets.expectPage(runs, 'available', 20, 101);
     pets.rows.push([31, 'available', 1]);
-    runs.changed(31);
-    expect(runs.page('available', 20, 101, pets.load('available')).map(([id]) => id)).toEqual([22, 25, 28, 31]);
+    runs.changed(pets.rows[30]!);
+    expect(pets.readsDuring(() => expect(runs.page('available', 20, 101, pets.load('available')).map(([id]) => id)).toEqual([22, 25, 28, 31]))).toBe(
+      0,
+    );
   });
 
   it('reads no more than a page needs (at least 32 rows), so that a store larger than what is kept costs what it would', () => {
     const pets = table(2_000);
-    const runs = new ListingRuns<Row>(100);
+    const runs = new ListingRuns<Row>(100, inListing);
     expect(pets.readsDuring(() => pets.expectPage(runs, '', 500, 80))).toBe(1);
     expect(runs.size).toBe(80);
     runs.page('', 1_000, 5, pets.load(''));
@@ -96,7 +104,7 @@ describe('ListingRuns', () => {
 
   it('keeps at most its maximum of rows, dropping the least recently used runs', () => {
     const pets = table(2_000);
-    const runs = new ListingRuns<Row>(300);
+    const runs = new ListingRuns<Row>(300, inListing);
     runs.page('', 0, 101, pets.load(''));
     runs.page('', 1_000, 101, pets.load(''));
     runs.page('', 0, 10, pets.load(''));
@@ -108,7 +116,7 @@ describe('ListingRuns', () => {
 
   it('forgets everything when cleared', () => {
     const pets = table(100);
-    const runs = new ListingRuns<Row>(10_000);
+    const runs = new ListingRuns<Row>(10_000, inListing);
     runs.page('', 0, 10, pets.load(''));
     runs.clear();
     expect(runs.size).toBe(0);
@@ -124,18 +132,18 @@ describe('ListingRuns', () => {
     };
     const statuses = ['available', 'pending', 'sold'];
     const pets = table(600);
-    const runs = new ListingRuns<Row>(400);
+    const runs = new ListingRuns<Row>(400, inListing);
     for (let step = 0; step < 5_000; step++) {
       const action = random(10);
       if (action === 0) {
         const index = random(pets.rows.length);
         const [id, , version] = pets.rows[index]!;
         pets.rows[index] = [id, statuses[random(3)]!, version + 1];
-        runs.changed(id);
+        runs.changed(pets.rows[index]);
       } else if (action === 1) {
         const id = pets.rows.length + 1;
         pets.rows.push([id, statuses[random(3)]!, 1]);
-        runs.changed(id);
+        runs.changed(pets.rows[id - 1]!);
       } else {
         const name = ['', ...statuses][random(4)]!;
         const after = random(pets.rows.length + 5);

@@ -4,6 +4,9 @@ export type ListingRow = readonly [id: number, ...rest: unknown[]];
 /** Reads up to `count` rows of a listing with ids greater than `after`, ascending. */
 export type LoadRows<R extends ListingRow> = (after: number, count: number) => R[];
 
+/** Whether a pet, as `row`, is in `listing`. */
+export type InListing<R extends ListingRow> = (listing: string, row: R) => boolean;
+
 /**
  * Every row of one listing with an id in (after, end], ascending: an exact copy of that stretch of the listing
  * as it was read. `end` is Infinity when the stretch runs to the end of the listing (a new pet would join it).
@@ -25,9 +28,10 @@ const MIN_ROWS_PER_READ = 32;
  * Stretches of the pet listings (all pets, and each status) kept in memory, so that a page is served without
  * reading the database while nothing has changed. The runs of a listing are disjoint and sorted; a page is put
  * together from the runs covering it, and a miss reads what is missing, kept up to where the next kept run
- * starts. Correct only as long as the owner reports every change: `changed(id)` after a pet is created or
- * changed drops the runs that cover its id in every listing, and `clear()` when the database was changed
- * elsewhere. At most `maxRows` rows are kept; the least recently used runs go first.
+ * starts. Correct only as long as the owner reports every change: `changed(row)` with the pet as the database
+ * holds it after it was created or changed, which brings the run covering its id in every listing up to date, and
+ * `clear()` when the database was changed elsewhere. At most `maxRows` rows are kept; the least recently used runs
+ * go first.
  */
 export class ListingRuns<R extends ListingRow> {
   private readonly listings = new Map<string, Run<R>[]>();
@@ -36,7 +40,10 @@ export class ListingRuns<R extends ListingRow> {
   private rowsKept = 0;
   private reports = 0;
 
-  constructor(private readonly maxRows: number) {}
+  constructor(
+    private readonly maxRows: number,
+    private readonly inListing: InListing<R>,
+  ) {}
 
   /** Up to `count` rows of `listing` after id `after`, from the kept runs, reading (with `load`) what is missing. */
   page(listing: string, after: number, count: number, load: LoadRows<R>): R[] {
@@ -53,13 +60,26 @@ export class ListingRuns<R extends ListingRow> {
     }
   }
 
-  /** Pet `id` was created or changed: every run whose stretch holds its id, in any listing, is dropped. */
-  changed(id: number): void {
+  /**
+   * A pet was created or changed, and is now `row`: in every listing, the run whose stretch holds its id takes out the
+   * row it had, and takes in `row` if the pet is in that listing now (a status change moves it from one listing to
+   * another). Each run stays an exact copy of its stretch, with nothing read again.
+   */
+  changed(row: R): void {
     this.reports++;
-    for (const runs of this.listings.values()) {
-      const index = lastIndexWhere(runs, (run) => run.after < id);
-      if (index >= 0 && id <= runs[index]!.end) this.drop(runs[index]!);
+    const id = row[0];
+    for (const [listing, runs] of this.listings) {
+      const run = runs[lastIndexWhere(runs, (r) => r.after < id)];
+      if (!run || id > run.end) continue;
+      const next = firstAfter(run.rows, id);
+      const had = next > 0 && run.rows[next - 1]![0] === id;
+      const has = this.inListing(listing, row);
+      if (had && has) run.rows[next - 1] = row;
+      else if (had) run.rows.splice(next - 1, 1);
+      else if (has) run.rows.splice(next, 0, row);
+      this.rowsKept += Number(has) - Number(had);
     }
+    this.keepAtMostMaxRows();
   }
 
   /** Forgets every run. */
@@ -99,8 +119,17 @@ export class ListingRuns<R extends ListingRow> {
     const run: Run<R> = { listing, after: position, end, rows: end < readTo ? rows.filter((row) => row[0] <= end) : rows };
     runs.splice(index, 0, run);
     this.rowsKept += run.rows.length;
-    while (this.rowsKept > this.maxRows && this.recency.size > 0) this.drop(this.recency.values().next().value!);
+    // The run just read is not among them yet (the page using it makes it the most recent).
+    this.keepAtMostMaxRows();
     return run;
+  }
+
+  /** Drops the least recently used runs while more than `maxRows` rows are kept. */
+  private keepAtMostMaxRows(): void {
+    for (const run of this.recency) {
+      if (this.rowsKept <= this.maxRows) return;
+      this.drop(run);
+    }
   }
 
   private drop(run: Run<R>): void {

@@ -157,8 +157,8 @@ export function postgresPoolOf(dataSource: DataSource): Pool {
  *
  * With `keptListingRows`, pages are served from stretches of the listings kept in memory (ListingRuns). What is
  * kept is exactly what the database holds because every statement here is synchronous and every change to a pet
- * goes through them: an update or a committed batch of inserts drops the stretches holding the pet's id before
- * anything else runs; a commit by another connection (another process on the same file) changes SQLite's
+ * goes through them: an update or a committed batch of inserts brings the stretches holding the pet's id up to date
+ * with the row as the database returns it, before anything else runs; a commit by another connection (another process on the same file) changes SQLite's
  * `data_version`, read before every page (or by the turn's read just before it: oneReadPerTurn), and drops
  * everything; and nothing read inside a transaction opened through TypeORM (whose changes may still roll back) is
  * kept.
@@ -170,13 +170,15 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     findById: Statement;
     listAll: Statement;
     listByStatus: Statement;
-    insertMany: (drafts: PetDraft[]) => number[];
+    insertMany: (drafts: PetDraft[]) => SqlitePetRow[];
     dataVersion: Statement;
     kept: { runs: ListingRuns<SqlitePetRow>; dataVersion: unknown } | undefined;
     update: (id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => PetTuple | undefined;
   };
-  // One set of kept runs for the repository's life, so that its revision never comes back to an earlier value.
-  const runs = keptListingRows > 0 ? new ListingRuns<SqlitePetRow>(keptListingRows) : undefined;
+  // One set of kept runs for the repository's life, so that its revision never comes back to an earlier value. A
+  // listing is named by its status, or '' for all pets.
+  const runs =
+    keptListingRows > 0 ? new ListingRuns<SqlitePetRow>(keptListingRows, (listing, row) => listing === '' || listing === row[3]) : undefined;
   let prepared: Prepared | undefined;
   const statements = (): Prepared => {
     const db = sqliteConnectionOf(dataSource);
@@ -198,7 +200,8 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
           return drafts.map(({ name, categoryId, status }) => {
             const id = insert.get(name, categoryId, status) as number;
             recordEvent.run(generateEventId(new Date(at)), 'pet.created', at, id, name, categoryId, status, 1, null, null, null);
-            return id;
+            // As the database holds it, for the kept runs.
+            return findById.get(id) as SqlitePetRow;
           });
         }).immediate,
         update: db.transaction((id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => {
@@ -233,9 +236,9 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       }
       waitingSince = undefined;
       batch = [];
-      const ids = insertMany(pending.map((p) => p.draft));
-      for (const id of ids) kept?.runs.changed(id);
-      pending.forEach((p, i) => p.resolve(ids[i]!));
+      const rows = insertMany(pending.map((p) => p.draft));
+      for (const row of rows) kept?.runs.changed(keptRow(row));
+      pending.forEach((p, i) => p.resolve(rows[i]![0]));
     } catch (error) {
       waitingSince = undefined;
       batch = [];
@@ -286,7 +289,7 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       }
       const { update, kept } = statements();
       const row = update(id, expectedVersion, next, timing);
-      if (row) kept?.runs.changed(id);
+      if (row) kept?.runs.changed(keptRow(row as SqlitePetRow));
       return row;
     },
   };
