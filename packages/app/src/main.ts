@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import type { Config } from './config.js';
-import { holdYoungGeneration } from './youngGeneration.js';
+import { holdYoungGenerationOnSqlite } from './youngGeneration.js';
 
 // First, before the modules below load: they would grow V8's young generation to its largest.
-const youngGeneration = holdYoungGeneration();
+holdYoungGenerationOnSqlite();
 
 // Traces only when an OTLP endpoint is set: the SDK starts, and hooks the modules it instruments (http, pg,
 // ioredis), before any of them is imported, so everything else is imported after it. Unset, no OpenTelemetry
@@ -26,7 +26,6 @@ try {
   process.stderr.write(`${error.message}\n`);
   process.exit(2);
 }
-youngGeneration.sizeFor(config);
 
 /** The container with tracing's hooks bound, when tracing is on; startServer builds the plain one otherwise. */
 function tracedContainer() {

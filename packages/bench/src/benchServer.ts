@@ -1,15 +1,14 @@
 // The real server, built from the same composition root as `packages/app/dist/main.js` (startServer), with one
 // option for the benchmark: BENCH_ADMIT_ALL=1 replaces the rate-limit store with one that admits everything, to
 // price the limiter.
-import { holdYoungGeneration } from '@petstore/app/young-generation';
+import { holdYoungGenerationOnSqlite } from '@petstore/app/young-generation';
 import type { RateLimitStore } from '@petstore/core';
 
 // First, as in main.js: the modules imported below would grow V8's young generation to its largest.
-const youngGeneration = holdYoungGeneration();
+holdYoungGenerationOnSqlite();
 const { createContainer, loadConfig, startServer, TOKENS } = await import('@petstore/app');
 
 const config = loadConfig();
-youngGeneration.sizeFor(config);
 const container = createContainer(config);
 if (process.env['BENCH_ADMIT_ALL'] === '1') {
   const admitAll: RateLimitStore = {
