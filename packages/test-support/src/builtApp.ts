@@ -7,15 +7,17 @@ const app = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app');
 /** The built server and CLI of `@petstore/app` (run `pnpm build` first). */
 export const SERVER_ENTRY = join(app, 'dist', 'main.js');
 export const CLI_ENTRY = join(app, 'dist', 'cli', 'main.js');
-/** The server's bin (`petstore-server`): its first line runs Node with SERVER_NODE_ENV and SERVER_NODE_FLAGS. */
+/** The server's bin (`petstore-server`): its second line runs Node with SERVER_NODE_ENV and SERVER_NODE_FLAGS. */
 export const SERVER_BIN = join(app, 'bin', 'petstore-server.js');
 
-/** The bin's first line: `#!/usr/bin/env -S <NAME=value>... node <flags>`. */
-const [, assignments, flags] = /^#!\/usr\/bin\/env(?: -S)?((?: [A-Z_]+=\S+)*) node((?: --\S+)*)\n/.exec(readFileSync(SERVER_BIN, 'utf8'))!;
+/** The bin's second line, run by sh: `':' //; exec env <NAME=value>... node <flags> "$0" "$@"`. */
+const [, assignments, flags] = /^#!\/bin\/sh\n':' \/\/; exec env((?: [A-Z_]+=\S+)*) node((?: --\S+)*) "\$0" "\$@"\n/.exec(
+  readFileSync(SERVER_BIN, 'utf8'),
+)!;
 const words = (text: string | undefined) => (text ?? '').split(' ').filter(Boolean);
-/** The V8 flags the server runs with, as its bin's first line names them. */
+/** The V8 flags the server runs with, as its bin names them. */
 export const SERVER_NODE_FLAGS: readonly string[] = words(flags);
-/** The environment variables the bin's first line sets for Node (glibc's malloc settings). */
+/** The environment variables the bin sets for Node (glibc's malloc settings). */
 export const SERVER_NODE_ENV: Readonly<Record<string, string>> = Object.fromEntries(words(assignments).map((word) => word.split('=')));
 
 export interface ServerProcess extends LaunchedProcess {
