@@ -59,6 +59,6 @@ describe('the examples of the docs', () => {
   it("own-server-process.js serves the API in a process of its own, started with the bin's flags, young generation held", () => {
     const run = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, built('own-server-process.js')], { encoding: 'utf8', timeout: 30_000 });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(run.stdout).toBe('/livez answers 200\nyoung generation: 12 MB\n');
+    expect(run.stdout).toBe('/livez answers 200\nyoung generation: 16 MB\n');
   });
 });

@@ -1,5 +1,5 @@
 // A process of your own whose work is serving the API, started as the bin starts Node:
-//   MALLOC_ARENA_MAX=1 node --no-allocation-site-pretenuring --heap-growing-percent=25 --min-semi-space-size=6 dist/own-server-process.js
+//   MALLOC_ARENA_MAX=1 node --no-allocation-site-pretenuring --heap-growing-percent=25 --min-semi-space-size=8 dist/own-server-process.js
 import { getHeapSpaceStatistics } from 'node:v8';
 import { holdYoungGenerationOnSqlite } from '@petstore/app/young-generation';
 

@@ -11,7 +11,7 @@ export const CLI_ENTRY = join(app, 'dist', 'cli', 'main.js');
 export const SERVER_BIN = join(app, 'bin', 'petstore-server.js');
 
 /** The bin's second line, run by sh: `':' //; exec env <NAME=value>... node <flags> "$0" "$@"`. */
-const [, assignments, flags] = /^#!\/bin\/sh\n':' \/\/; exec env((?: [A-Z_]+=\S+)*) node((?: --\S+)*) "\$0" "\$@"\n/.exec(
+const [, assignments, flags] = /^#!\/usr\/bin\/env sh\n':' \/\/; exec env((?: [A-Z_]+=\S+)*) node((?: --\S+)*) "\$0" "\$@"\n/.exec(
   readFileSync(SERVER_BIN, 'utf8'),
 )!;
 const words = (text: string | undefined) => (text ?? '').split(' ').filter(Boolean);
