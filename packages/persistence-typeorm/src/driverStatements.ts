@@ -158,9 +158,9 @@ export function postgresPoolOf(dataSource: DataSource): Pool {
  * With `keptListingRows`, pages are served from stretches of the listings kept in memory (ListingRuns). What is
  * kept is exactly what the database holds because every statement here is synchronous and every change to a pet
  * goes through them: an update or a committed batch of inserts brings the stretches holding the pet's id up to date
- * with the row as the database returns it, before anything else runs; a commit by another connection (another process on the same file) changes SQLite's
- * `data_version`, read before every page (or by the turn's read just before it: oneReadPerTurn), and drops
- * everything; and nothing read inside a transaction opened through TypeORM (whose changes may still roll back) is
+ * with the row as the database returns it, before anything else runs; a commit by another connection (another
+ * process on the same file) changes SQLite's `data_version`, read before every page (or by the turn's read just
+ * before it: oneReadPerTurn), and drops everything; and nothing read inside a transaction opened through TypeORM (whose changes may still roll back) is
  * kept.
  */
 function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetStatements {
