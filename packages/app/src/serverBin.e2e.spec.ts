@@ -33,7 +33,7 @@ describe('the server bin (petstore-server, pnpm start)', () => {
     '%s starts the server under Node with those flags and one malloc arena, and stops on SIGTERM',
     async (_, command) => {
       const child = spawn(command, [], {
-        // `env` in the bin's first line finds this Node first.
+        // `env` in the bin finds this Node first.
         env: { PATH: `${dirname(process.execPath)}:${process.env['PATH']}`, PORT: '0', DATABASE_URL: `sqlite:${join(work, 'petstore.db')}` },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -10,9 +10,9 @@ const HELD_SEMI_SPACE_BYTES = 8 * 1024 * 1024;
  *
  * On SQLite a request is answered within the turn that read it, so little is alive at a scavenge and 16 MB is as fast
  * as 32 MB, for 16 MB less memory. On PostgreSQL a request waits two round trips and more of it is alive at each
- * scavenge: a young generation held small, even only while the modules load, left the server in a mode where it
- * promotes much of it and full collections cost a fifth of the throughput. There V8 sizes it as it always does
- * (docs/decisions/0034-young-generation-by-database.md).
+ * scavenge: a young generation held small, even only while the modules load, can leave the server in a mode where it
+ * promotes much of it and full collections cost a fifth of the throughput. There V8 sizes it as it does for any
+ * program (docs/decisions/0034-young-generation-by-database.md).
  *
  * The database is the configuration's: `DATABASE_URL`, SQLite when unset or empty, read from `env` because the
  * configuration is loaded with the modules. V8 reads its growth factor each time it would grow the young
