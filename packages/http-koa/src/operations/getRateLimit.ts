@@ -6,7 +6,7 @@ import { defineOperation, type PetsOperation } from './Operation.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 
 /** `GET /rate_limit`: the calling key's quota, without spending any of it. */
-export function getRateLimit(store: PetStore): PetsOperation {
+export function getRateLimit(store: Pick<PetStore, 'getRateLimitUsage' | 'clock'>): PetsOperation {
   const serializeUsage = serializerFor<RateLimitUsage>(RateLimitUsageSchema);
   return defineOperation({
     operationId: 'getRateLimit',
