@@ -594,7 +594,7 @@ export interface components {
          *     }
          */
         NewApiKey: {
-            /** @description For people: at most 100 characters; no control characters, bidirectional controls or line separators, as pet names. */
+            /** @description For people: at most 100 characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators, as pet names. */
             name?: string;
             /** @enum {string} */
             plan: "free" | "pro" | "business" | "enterprise";
@@ -623,7 +623,7 @@ export interface components {
          *     }
          */
         ApiKeyUpdate: {
-            /** @description For people: at most 100 characters; no control characters, bidirectional controls or line separators, as pet names. */
+            /** @description For people: at most 100 characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators, as pet names. */
             name?: string;
             /** @enum {string} */
             plan?: "free" | "pro" | "business" | "enterprise";
@@ -838,7 +838,7 @@ export interface components {
              *     ]
              */
             eventTypes: ("pet.created" | "pet.updated")[];
-            /** @description For people; may be empty. */
+            /** @description For people: at most 200 characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators. */
             description: string;
             /** @description A disabled endpoint is sent nothing until enabled again. */
             disabled: boolean;
@@ -890,7 +890,7 @@ export interface components {
              *     ]
              */
             eventTypes: ("pet.created" | "pet.updated")[];
-            /** @description For people; may be empty. */
+            /** @description For people: at most 200 characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators. */
             description: string;
             /** @description A disabled endpoint is sent nothing until enabled again. */
             disabled: boolean;
@@ -936,7 +936,7 @@ export interface components {
              *     ]
              */
             eventTypes?: ("pet.created" | "pet.updated")[];
-            /** @description For people; may be empty. */
+            /** @description For people: at most 200 characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators. */
             description?: string;
         };
         /**
@@ -959,7 +959,7 @@ export interface components {
              *     ]
              */
             eventTypes?: ("pet.created" | "pet.updated")[];
-            /** @description For people; may be empty. */
+            /** @description For people: at most 200 characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators. */
             description?: string;
             /** @description true: send it nothing; false: enable it again (also after `gone` or `failing`). */
             disabled?: boolean;

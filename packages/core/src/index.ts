@@ -16,7 +16,8 @@ export { PreconditionFailedError } from './errors/PreconditionFailedError.js';
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
-export { parseNewPet, parsePetPatch } from './pet/parseNewPet.js';
+export { parseNewPet, parsePetPatch, PET_NAME_MAX } from './pet/parseNewPet.js';
+export { displayedTextPattern } from './input/displayedText.js';
 export type { NumberLiterals } from './input/integerLiterals.js';
 export { isAllowedTransition, PET_TRANSITIONS } from './pet/PetTransitions.js';
 export { LIST_LIMIT, readListPetsQuery, type ListPetsRequest } from './pet/ListPetsRequest.js';
@@ -50,13 +51,14 @@ export {
 } from './webhooks/WebhookEndpoint.js';
 export { attemptIdOf, RESPONSE_BODY_MAX, type Delivery, type DeliveryAttempt, type DeliveryState } from './webhooks/Delivery.js';
 export { DEFAULT_RETRY_DELAYS_MS } from './webhooks/RetrySchedule.js';
+export { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from './webhooks/parseWebhookSettings.js';
 
 // Access: keys, plans, rate limits
 export { KEY_STATUSES, limitsOf, statusOf, type ApiKey, type KeyStatus, type LimitOverrides } from './access/ApiKey.js';
 export { API_KEY_PREFIX, apiKeyChecksum, hashApiKeySecret, isWellFormedApiKeySecret } from './access/ApiKeySecret.js';
 export { isScope, SCOPES, type Scope } from './access/Scope.js';
 export type { KeyView } from './access/KeyView.js';
-export { parseInstant } from './access/parseKeySettings.js';
+export { KEY_NAME_MAX, parseInstant } from './access/parseKeySettings.js';
 export {
   AUDIT_ACTIONS,
   isWebhookAuditAction,

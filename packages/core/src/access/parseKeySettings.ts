@@ -19,7 +19,8 @@ export interface KeySettings {
 
 export type KeySettingName = keyof KeySettings;
 
-const NAME_MAX = 100;
+/** The longest key name, in Unicode code points (what JSON Schema's `maxLength` counts); it may be empty. */
+export const KEY_NAME_MAX = 100;
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 const LIMIT_FIELDS: ReadonlySet<string> = new Set(['perMinute', 'perDay']);
@@ -53,8 +54,8 @@ const invalid = (message: string): Parsed => ({ valid: false, message });
 /** Each setting's parser. */
 const PARSERS: Record<KeySettingName, (value: unknown, now: Date) => Parsed> = {
   name: (value) => {
-    if (typeof value !== 'string' || codePointCount(value) > NAME_MAX)
-      return invalid(`name must be text of at most ${NAME_MAX} characters (Unicode code points)`);
+    if (typeof value !== 'string' || codePointCount(value) > KEY_NAME_MAX)
+      return invalid(`name must be text of at most ${KEY_NAME_MAX} characters (Unicode code points)`);
     const problem = displayedTextProblem('name', value);
     return problem === null ? valid(value) : invalid(problem);
   },

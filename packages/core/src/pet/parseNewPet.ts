@@ -1,17 +1,14 @@
 import { IsDefined, IsIn, IsInt, IsString, Matches, Max, Min, ValidateBy, ValidateIf, validateSync } from 'class-validator';
 import { ValidationError, type FieldProblem } from '../errors/ValidationError.js';
-import { codePointCount, displayedTextProblem } from '../input/displayedText.js';
+import { codePointCount, displayedTextProblem, VISIBLE_CHARACTER } from '../input/displayedText.js';
 import { integerLiteralProblems, type NumberLiterals } from '../input/integerLiterals.js';
 import { MAX_ID, type NewPet, type PetDraft, type PetPatch } from './Pet.js';
 import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from './PetStatus.js';
 
-const NAME_MAX = 100;
+/** The longest name, in Unicode code points (what JSON Schema's `maxLength` counts). */
+export const PET_NAME_MAX = 100;
 const ALLOWED_FIELDS = ['name', 'categoryId', 'status'] as const;
 const INTEGER_FIELDS: ReadonlySet<string> = new Set(['categoryId']);
-// Something a reader can see: not a space, not a control or format character, not a lone combining mark, not a
-// character that is ignorable by default (U+200B, U+3164, U+00AD, ...), not the blank Braille pattern (U+2800, drawn
-// as a space), not a noncharacter (U+FFFE, U+FDD0, ...).
-const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}\p{Noncharacter_Code_Point}\u2800]/u;
 
 /** The rule every displayed name follows (core's `displayedTextProblem`), as a decorator. */
 const IsDisplayableText = (field: string) =>
@@ -33,8 +30,8 @@ const HasCodePointsBetween = (min: number, max: number, message: string) =>
 class NewPetRules {
   @IsDefined({ message: 'name is required' })
   @IsDisplayableText('name')
-  @Matches(VISIBLE, { message: 'name must contain at least one visible character' })
-  @HasCodePointsBetween(1, NAME_MAX, `name must be 1 to ${NAME_MAX} characters (Unicode code points) long`)
+  @Matches(VISIBLE_CHARACTER, { message: 'name must contain at least one visible character' })
+  @HasCodePointsBetween(1, PET_NAME_MAX, `name must be 1 to ${PET_NAME_MAX} characters (Unicode code points) long`)
   @IsString({ message: 'name must be a string' })
   name: unknown;
 

@@ -10,12 +10,14 @@ export interface WebhookSettings {
   disabled?: boolean;
 }
 
-const URL_MAX = 2048;
-const DESCRIPTION_MAX = 200;
+/** The longest endpoint URL, in UTF-16 code units. */
+export const WEBHOOK_URL_MAX = 2048;
+/** The longest endpoint description, in Unicode code points; it may be empty. */
+export const WEBHOOK_DESCRIPTION_MAX = 200;
 
 function urlProblem(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > URL_MAX)
-    return `url must be an absolute URL of at most ${URL_MAX} characters`;
+  if (typeof value !== 'string' || value.length === 0 || value.length > WEBHOOK_URL_MAX)
+    return `url must be an absolute URL of at most ${WEBHOOK_URL_MAX} characters`;
   let url: URL;
   try {
     url = new URL(value);
@@ -57,8 +59,8 @@ export function parseWebhookSettings(input: unknown, mode: 'create' | 'update'):
   } else if (mode === 'create') settings.eventTypes = [...PET_EVENT_TYPES];
   if (description !== undefined) {
     const problem =
-      typeof description !== 'string' || codePointCount(description) > DESCRIPTION_MAX
-        ? `description must be text of at most ${DESCRIPTION_MAX} characters`
+      typeof description !== 'string' || codePointCount(description) > WEBHOOK_DESCRIPTION_MAX
+        ? `description must be text of at most ${WEBHOOK_DESCRIPTION_MAX} characters`
         : displayedTextProblem('description', description);
     if (problem) problems.push({ field: 'description', message: problem });
     else settings.description = description as string;

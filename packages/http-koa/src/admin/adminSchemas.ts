@@ -1,5 +1,7 @@
 import {
   AUDIT_ACTIONS,
+  displayedTextPattern,
+  KEY_NAME_MAX,
   AUDIT_ACTORS,
   KEY_STATUSES,
   MAX_GRACE_PERIOD_SECONDS,
@@ -49,7 +51,7 @@ const KEY_EXAMPLE = {
 
 const keyProperties = {
   id: { type: 'string', description: 'Stable: rotation keeps it.' },
-  name: { type: 'string', maxLength: 100, description: 'For people; may be empty.' },
+  name: { type: 'string', maxLength: KEY_NAME_MAX, description: 'For people; may be empty.' },
   plan: { type: 'string', enum: [...PLANS] },
   limits: bothLimits("The limits in force: the key's overrides, else its plan's.", limit),
   limitOverrides: bothLimits("The key's own limits; null where the plan's apply.", limitOrNull),
@@ -92,8 +94,9 @@ export const IssuedApiKeySchema = closedObject({
 const settingProperties = {
   name: {
     type: 'string',
-    maxLength: 100,
-    description: 'For people: at most 100 characters; no control characters, bidirectional controls or line separators, as pet names.',
+    maxLength: KEY_NAME_MAX,
+    pattern: displayedTextPattern({ visible: false }),
+    description: `For people: at most ${KEY_NAME_MAX} characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators, as pet names.`,
   },
   plan: { type: 'string', enum: [...PLANS] },
   perMinute: { ...limitOrNull, description: "A per-minute limit for this key; null: the plan's. Required on `enterprise`." },

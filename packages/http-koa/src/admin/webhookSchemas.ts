@@ -1,4 +1,12 @@
-import { DISABLED_REASONS, PET_EVENT_TYPES, PET_STATUSES, RESPONSE_BODY_MAX } from '@petstore/core';
+import {
+  DISABLED_REASONS,
+  displayedTextPattern,
+  PET_EVENT_TYPES,
+  PET_STATUSES,
+  RESPONSE_BODY_MAX,
+  WEBHOOK_DESCRIPTION_MAX,
+  WEBHOOK_URL_MAX,
+} from '@petstore/core';
 import { closedObject } from '../openapi/closedObject.js';
 import { PetSchema, type JsonSchema } from '../openapi/schemas.js';
 import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
@@ -18,12 +26,17 @@ const EventTypesSchema = {
 const url = {
   type: 'string',
   format: 'uri',
-  maxLength: 2048,
+  maxLength: WEBHOOK_URL_MAX,
   description:
     'Where events are POSTed: `https`, and a host that resolves to public addresses only (checked when set and at each delivery), unless the server runs with `WEBHOOK_ALLOW_PRIVATE_TARGETS=true`.',
 } as const;
 
-const description = { type: 'string', maxLength: 200, description: 'For people; may be empty.' } as const;
+const description = {
+  type: 'string',
+  maxLength: WEBHOOK_DESCRIPTION_MAX,
+  pattern: displayedTextPattern({ visible: false }),
+  description: `For people: at most ${WEBHOOK_DESCRIPTION_MAX} characters (Unicode code points), may be empty; no control characters, bidirectional controls or line separators.`,
+} as const;
 
 const ENDPOINT_EXAMPLE = {
   id: 'we_5c2a9e0b7d1f4a36',

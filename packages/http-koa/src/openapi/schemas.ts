@@ -1,4 +1,4 @@
-import { LIST_LIMIT, MAX_ID, PET_STATUSES, PLANS } from '@petstore/core';
+import { displayedTextPattern, LIST_LIMIT, MAX_ID, PET_NAME_MAX, PET_STATUSES, PLANS } from '@petstore/core';
 import { ERROR_STATUS } from '../errorStatus.js';
 import { closedObject } from './closedObject.js';
 
@@ -25,7 +25,7 @@ export const PetSchema = closedObject({
     name: {
       type: 'string',
       minLength: 1,
-      description: 'At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters).',
+      description: `At most ${PET_NAME_MAX} Unicode code points; an animal added before that rule may have a longer name (up to ${PET_NAME_MAX} user-perceived characters).`,
     },
     categoryId: { ...id, description: 'The category the animal belongs to.' },
     status: PetStatusSchema,
@@ -40,10 +40,9 @@ export const NewPetSchema = closedObject({
     name: {
       type: 'string',
       minLength: 1,
-      maxLength: 100,
-      pattern: '\\S',
-      description:
-        '1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators.',
+      maxLength: PET_NAME_MAX,
+      pattern: displayedTextPattern({ visible: true }),
+      description: `1 to ${PET_NAME_MAX} characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators.`,
     },
     categoryId: { ...id, description: 'The category the animal belongs to.' },
     status: { ...PetStatusSchema, description: 'Defaults to `available`.' },
