@@ -10,8 +10,6 @@ export class UnauthorizedError extends DomainError {
   rateLimit?: RateLimitState;
 
   constructor(readonly reason: UnauthorizedReason) {
-    super(
-      reason === 'missing' ? 'An API key is required: send it as "Authorization: Bearer <API_KEY>".' : 'The API key is invalid or has been revoked.',
-    );
+    super(reason === 'missing' ? 'An API key is required.' : 'The API key is invalid or has been revoked.');
   }
 }

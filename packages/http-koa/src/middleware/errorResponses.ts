@@ -47,7 +47,15 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
       return { code: error.code, message: error.message, status: ERROR_STATUS[error.code], details: error.details };
     case 'unauthorized':
       if (error.rateLimit) setRateLimitHeaders(ctx, error.rateLimit, nowMs());
-      ctx.set('WWW-Authenticate', error.reason === 'missing' ? REALM : `${REALM}, error="invalid_token", error_description="${error.message}"`);
+      if (error.reason === 'missing') {
+        ctx.set('WWW-Authenticate', REALM);
+        return {
+          code: error.code,
+          message: 'An API key is required: send it as "Authorization: Bearer <API_KEY>".',
+          status: ERROR_STATUS[error.code],
+        };
+      }
+      ctx.set('WWW-Authenticate', `${REALM}, error="invalid_token", error_description="${error.message}"`);
       break;
     case 'key_expired':
     case 'key_disabled':
