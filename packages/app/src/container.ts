@@ -13,7 +13,7 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
-import { createAdminApp, createHttpApp, type ResponseRecord } from '@petstore/http-koa';
+import { createAdminApp, createHttpApp, type ListingRevision, type ResponseRecord } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
@@ -111,16 +111,19 @@ function persistenceModule(config: Config): ContainerModule {
     // only a round trip could tell what other instances changed (docs/decisions/0029-listing-rows-kept-on-sqlite.md).
     // Each change records its event in its own transaction; the signal wakes the webhook worker after the commit.
     bind(TOKENS.ChangeSignal).toConstantValue(new ChangeSignal());
+    const storedPets = (dataSource: DataSource, tracing: TracingHooks | null) =>
+      new TypeOrmPetRepository(dataSource, {
+        ...(tracing ? { statements: tracing.statements } : {}),
+        keptListingRows: dialectOf(dataSource) === 'sqlite' ? config.sqliteKeptListingRows : 0,
+      });
+    bind(TOKENS.StoredPets).toResolvedValue(storedPets, [TOKENS.DataSource, TOKENS.Tracing]);
     bind(TOKENS.PetRepository).toResolvedValue(
-      (dataSource: DataSource, tracing: TracingHooks | null, signal: ChangeSignal) =>
-        signallingChanges(
-          new TypeOrmPetRepository(dataSource, {
-            ...(tracing ? { statements: tracing.statements } : {}),
-            keptListingRows: dialectOf(dataSource) === 'sqlite' ? config.sqliteKeptListingRows : 0,
-          }),
-          signal,
-        ),
-      [TOKENS.DataSource, TOKENS.Tracing, TOKENS.ChangeSignal],
+      (pets: TypeOrmPetRepository, signal: ChangeSignal) => signallingChanges(pets, signal),
+      [TOKENS.StoredPets, TOKENS.ChangeSignal],
+    );
+    bind(TOKENS.ListingRevision).toResolvedValue(
+      (pets: TypeOrmPetRepository) => (pets.keepsListingRows ? () => pets.listingRevision() : undefined),
+      [TOKENS.StoredPets],
     );
     bind(TOKENS.EventLog).toResolvedValue((dataSource: DataSource) => new TypeOrmEventLog(dataSource), [TOKENS.DataSource]);
     bind(TOKENS.WebhookStore).toResolvedValue((dataSource: DataSource) => new TypeOrmWebhookStore(dataSource), [TOKENS.DataSource]);
@@ -323,9 +326,17 @@ function httpModule(config: Config): ContainerModule {
     const redactor = credentialRedactor([config.admin?.token ?? '']);
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, metrics: Metrics, checks: ReadinessCheck[], listening: string, tracing: TracingHooks | null) =>
+      (
+        petStore: PetStore,
+        logger: Logger,
+        metrics: Metrics,
+        checks: ReadinessCheck[],
+        listening: string,
+        tracing: TracingHooks | null,
+        listingRevision: ListingRevision | undefined,
+      ) =>
         createHttpApp(
-          { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening },
+          { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening, ...(listingRevision && { listingRevision }) },
           {
             trustedProxyHops: config.trustedProxyHops,
             corsOrigins: config.corsOrigins,
@@ -345,6 +356,7 @@ function httpModule(config: Config): ContainerModule {
         { serviceIdentifier: TOKENS.ReadinessChecks, isMultiple: true },
         TOKENS.ListeningUrl,
         TOKENS.Tracing,
+        TOKENS.ListingRevision,
       ],
     );
     const { admin } = config;

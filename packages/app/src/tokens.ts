@@ -1,6 +1,6 @@
 import type { Clock, DeliveryObserver, EventLog, IdempotencyStore, KeyStore, PetRepository, PetStore, RateLimitStore } from '@petstore/core';
-import type { AdminApp, HttpApp, ResponseRecord } from '@petstore/http-koa';
-import type { DataSource, StatementObserver, TypeOrmWebhookStore } from '@petstore/persistence-typeorm';
+import type { AdminApp, HttpApp, ListingRevision, ResponseRecord } from '@petstore/http-koa';
+import type { DataSource, StatementObserver, TypeOrmPetRepository, TypeOrmWebhookStore } from '@petstore/persistence-typeorm';
 import type { RedisClient } from '@petstore/rate-limit-redis';
 import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
@@ -43,6 +43,11 @@ const ports = {
   RateLimitStore: token<RateLimitStore>('RateLimitStore'),
   IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
   EventLog: token<EventLog>('EventLog'),
+  /**
+   * What the pets' storage can tell without a round trip so that rendered listing pages are kept (SQLite, while it
+   * keeps listing rows); undefined: every page is read.
+   */
+  ListingRevision: token<ListingRevision | undefined>('ListingRevision'),
 };
 
 /** Webhook delivery: where endpoints and deliveries are stored, what wakes the worker, and the worker. */
@@ -56,7 +61,12 @@ const webhooks = {
 };
 
 /** The connections behind the adapters, and what the server checks and releases of them. */
-const connections = { DataSource: token<DataSource>('DataSource'), Redis: token<RedisClient>('Redis') };
+const connections = {
+  DataSource: token<DataSource>('DataSource'),
+  Redis: token<RedisClient>('Redis'),
+  /** The pets' adapter itself, before the change signal wraps it as the PetRepository. */
+  StoredPets: token<TypeOrmPetRepository>('StoredPets'),
+};
 const lifecycle = { ReadinessChecks: token<ReadinessCheck>('ReadinessCheck'), Closers: token<Closer>('Closer') };
 
 /** Every binding of the container, typed. `PetStore` holds every use case (core's `createPetStore`). */

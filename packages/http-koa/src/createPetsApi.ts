@@ -12,6 +12,7 @@ import { getOpenApiDocument } from './operations/getOpenApiDocument.js';
 import { getPet } from './operations/getPet.js';
 import { getRateLimit } from './operations/getRateLimit.js';
 import { listPets } from './operations/listPets.js';
+import type { ListingRevision } from './listing/ListingPages.js';
 import { updatePet } from './operations/updatePet.js';
 import type { PetsOperation } from './operations/Operation.js';
 import { notFound } from './middleware/notFound.js';
@@ -22,6 +23,11 @@ import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from
 export type PetsApiDeps = PetStore & {
   /** Absolute base URL clients use, ending in the version (`https://api.example.com/v1`): used in Location and Link. */
   publicBaseUrl: string;
+  /**
+   * Where the storage can tell it without a round trip (`TypeOrmPetRepository.listingRevision` on SQLite): rendered
+   * listing pages are kept, and sent again while it holds (ListingPages).
+   */
+  listingRevision?: ListingRevision;
 };
 
 export interface PetsApiOptions {
@@ -53,7 +59,7 @@ export const EXPOSED_HEADERS: readonly string[] = Object.keys(HEADERS);
 /** The operations of the interface, each declared once (operations/): the only list to extend. */
 function declareOperations(deps: PetsApiDeps, document: () => object): PetsOperation[] {
   return [
-    listPets(deps, deps.publicBaseUrl),
+    listPets(deps, deps.publicBaseUrl, deps.listingRevision),
     createPet(deps, deps.publicBaseUrl),
     getPet(deps),
     updatePet(deps),

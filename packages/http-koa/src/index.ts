@@ -1,6 +1,7 @@
 export { createHttpApp, type HttpApp, type HttpAppOptions } from './createHttpApp.js';
 export type { ResponseRecord } from './middleware/recordResponses.js';
 export { createPetsApi, EXPOSED_HEADERS, type PetsApi, type PetsApiDeps, type PetsApiOptions } from './createPetsApi.js';
+export type { ListingRevision } from './listing/ListingPages.js';
 export { GET_PET_DEPRECATED_SINCE, GET_PET_SUNSET } from './operations/getPet.js';
 export { ERROR_STATUS, type ErrorBody, type ErrorCode } from './errorStatus.js';
 export { HttpError, type TransportErrorCode } from './HttpError.js';

@@ -63,7 +63,16 @@ export class TypeOrmPetRepository implements PetRepository {
     return row ? toPet(row) : null;
   }
 
-  /** With `keptListingRows` (SQLite): how many changes the kept rows have seen; undefined otherwise. */
+  /** Whether it keeps listing rows (`keptListingRows`, SQLite), and so tells a listing revision. */
+  get keepsListingRows(): boolean {
+    return this.statements.listingRevision !== undefined;
+  }
+
+  /**
+   * With `keptListingRows` (SQLite): how many changes the kept rows have seen, a number that stays the same only
+   * while no pet is created or changed, in this process or any other on the same file (SQLite's data_version), and
+   * never comes back to an earlier value; undefined otherwise, or inside a transaction opened through TypeORM.
+   */
   async listingRevision(): Promise<number | undefined> {
     try {
       return await this.statements.listingRevision?.();
@@ -73,16 +82,13 @@ export class TypeOrmPetRepository implements PetRepository {
   }
 
   async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
-    let read: { rows: PetTuple[]; revision?: number };
+    let rows: PetTuple[];
     try {
-      read = await this.statements.list(status, after, limit + 1);
+      ({ rows } = await this.statements.list(status, after, limit + 1));
     } catch (error) {
       translateDatabaseError(error);
     }
-    const { rows, revision } = read;
     const pets = rows.slice(0, limit).map(toPet);
-    const page: PetPage = rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
-    if (revision !== undefined) page.revision = revision;
-    return page;
+    return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
   }
 }

@@ -24,6 +24,5 @@ export function signallingChanges(pets: PetRepository, signal: ChangeSignal): Pe
     update: async (...args) => changed(await pets.update(...args)),
     findById: (id) => pets.findById(id),
     list: (request) => pets.list(request),
-    listingRevision: async () => pets.listingRevision?.(),
   };
 }

@@ -19,8 +19,6 @@ export interface PetPage {
   pets: Pet[];
   /** Present when more pets follow: the id to continue after. */
   next?: number;
-  /** The listing revision the page was read at (see `listingRevision`), when the repository tells one. */
-  revision?: number;
 }
 
 /**
@@ -49,12 +47,4 @@ export interface PetRepository {
    * change came first) or there is no such pet. Of concurrent updates from one version, exactly one succeeds.
    */
   update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;
-  /**
-   * Optional, for adapters that can tell it without a round trip: a number that is the same in two answers only if
-   * no pet was created or changed between them, in this process or in any other sharing the storage, and that never
-   * comes back to an earlier value; undefined when it cannot tell. Each answer is current at some moment after the
-   * call. A page read at a revision says so (`PetPage.revision`), and is the page for as long as that revision is
-   * current: a caller may keep what it made from the page until an answer differs.
-   */
-  listingRevision?(): Promise<number | undefined>;
 }

@@ -17,15 +17,12 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
   /** When each pet's status last changed (epoch ms; 0: never since it was created). */
   private readonly statusChangedAt = new Map<number, number>();
   private lastId = 0;
-  /** Counts the changes and creates: see PetRepository.listingRevision. */
-  private revision = 0;
 
   constructor(private readonly clock: Clock = new SystemClock()) {}
 
   create(draft: PetDraft): Promise<Pet> {
     const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status, version: 1 };
     this.pets.push(pet);
-    this.revision++;
     this.events.push(petCreatedEvent(pet, this.clock.now()));
     return Promise.resolve({ ...pet });
   }
@@ -39,7 +36,6 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     const matching = this.pets.filter((p) => p.id > after && (status === undefined || p.status === status)).slice(0, limit + 1);
     const pets = matching.slice(0, limit).map((p) => ({ ...p }));
     const page: PetPage = matching.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
-    page.revision = this.revision;
     return Promise.resolve(page);
   }
 
@@ -52,13 +48,8 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     if (statusChanges) this.statusChangedAt.set(id, at);
     const pet: Pet = { id, name: next.name, categoryId: next.categoryId, status: next.status, version: expectedVersion + 1 };
     this.pets[index] = pet;
-    this.revision++;
     this.events.push(petUpdatedEvent(current, pet, new Date(at)));
     return Promise.resolve({ ...pet });
-  }
-
-  listingRevision(): Promise<number> {
-    return Promise.resolve(this.revision);
   }
 
   listEvents({ before, limit }: EventListRequest): Promise<PetEvent[]> {

@@ -16,21 +16,11 @@ export interface PetListing {
   pets: Pet[];
   /** Absent on the last page. */
   next?: NextPageRequest;
-  /** The listing revision the page was read at, when the repository tells one (see `listingRevision`). */
-  revision?: number;
 }
 
 /** One page of animals, optionally of one status; throws ValidationError for an invalid limit, status or cursor. */
 export class ListPets {
   constructor(private readonly pets: PetRepository) {}
-
-  /**
-   * The repository's listing revision (PetRepository.listingRevision): a page read at a revision is the page for as
-   * long as that revision is current; undefined when the repository cannot tell.
-   */
-  async listingRevision(): Promise<number | undefined> {
-    return this.pets.listingRevision?.();
-  }
 
   async execute(request: ListPetsRequest = {}): Promise<PetListing> {
     const query = checkListPetsRequest(request);
@@ -40,7 +30,6 @@ export class ListPets {
       listing.next = { limit: query.limit, cursor: encodePetCursor(page.next, query.status) };
       if (query.status !== undefined) listing.next.status = query.status;
     }
-    if (page.revision !== undefined) listing.revision = page.revision;
     return listing;
   }
 }

@@ -12,7 +12,7 @@ export interface RenderedPage {
 }
 
 interface KeptPage {
-  /** The listing revision the page was read at: it is the page for as long as that revision is current. */
+  /** The listing revision read before the page: it is the page for as long as that revision is current. */
   revision: number;
   page: RenderedPage;
 }
@@ -27,14 +27,19 @@ const KEPT_CHARACTERS = 4 * 1024 * 1024;
 const TYPICAL_PAGE = 1_500;
 
 /**
+ * A number that stays the same only while no pet is created or changed, in this process or in any other sharing the
+ * storage, and never comes back to an earlier value; undefined when it cannot be told. Each answer is current at
+ * some moment after the call. The SQLite adapter tells one (`TypeOrmPetRepository.listingRevision`).
+ */
+export type ListingRevision = () => Promise<number | undefined>;
+
+/**
  * Renders listing pages: the body, the `Link` to the next page and the entity tag, made of the ids and versions of
- * the pets it shows. Where the repository tells a listing revision (`listPets.listingRevision()`, a number that
- * stays the same only while no pet is created or changed, in any process), a rendered page is kept with the
- * revision it was read at, and sent again without a read or a rendering while that revision is current; a change
- * moves the revision, and every kept page is read again at its next request. A page is kept on its second request
- * within about as many requests as the cache holds pages (SeenTwice): pages asked for once in a while would be
- * dropped before their next use anyway, and keeping them would only churn the cache and the garbage collector.
- * Where the repository tells no revision (PostgreSQL), every page is read.
+ * the pets it shows. Given a `listingRevision`, a rendered page is kept with the revision read before it, and sent
+ * again without a read or a rendering while that revision is current; a change moves the revision, and every kept
+ * page is read again at its next request. A page is kept on its second request within about as many requests as
+ * the cache holds pages (SeenTwice): pages asked for once in a while would be dropped before their next use anyway,
+ * and keeping them would only churn the cache and the garbage collector. Without one (PostgreSQL), every page is read.
  */
 export class ListingPages {
   private readonly kept = new LRUCache<string, KeptPage>({
@@ -46,24 +51,25 @@ export class ListingPages {
   private readonly tagScope: string;
 
   constructor(
-    private readonly listPets: ListPets,
+    private readonly listPets: Pick<ListPets, 'execute'>,
     private readonly serializePets: (pets: Pet[]) => string,
     private readonly nextPageBase: string,
+    private readonly listingRevision: ListingRevision = () => Promise.resolve(undefined),
   ) {
     this.tagScope = createHash('sha256').update(nextPageBase).digest('base64url').slice(0, 8);
   }
 
   async page(request: ListPetsRequest): Promise<RenderedPage> {
-    // A revision that cannot be had is one the repository cannot tell: the page is read, and a bad request refused.
-    const revision = await this.listPets.listingRevision().catch(() => undefined);
+    // A revision that cannot be had is one that cannot be told: the page is read, and a bad request refused.
+    const revision = await this.listingRevision().catch(() => undefined);
     if (revision === undefined) return this.render(request, await this.listPets.execute(request));
     // Status and limit arrive checked; the cursor as sent, so an empty one (refused) is kept apart from none.
     const key = `${request.status ?? ''}|${request.limit ?? LIST_LIMIT.default}|${request.cursor === undefined ? '' : `~${request.cursor}`}`;
     const kept = this.kept.get(key);
     if (kept?.revision === revision) return kept.page;
-    const listing = await this.listPets.execute(request);
-    const page = this.render(request, listing);
-    if (listing.revision !== undefined && this.seenTwice.check(key)) this.kept.set(key, { revision: listing.revision, page });
+    // Read after the revision, the page is at least as new as it: kept under it, it is read again once it moves.
+    const page = this.render(request, await this.listPets.execute(request));
+    if (this.seenTwice.check(key)) this.kept.set(key, { revision, page });
     return page;
   }
 

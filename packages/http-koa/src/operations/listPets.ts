@@ -1,14 +1,14 @@
 import { encodePetCursor, LIST_LIMIT, PET_STATUSES, readListPetsQuery, type Pet, type PetStore } from '@petstore/core';
 import { sendWithEntityTag } from '../conditionalRequests.js';
-import { ListingPages } from '../listing/ListingPages.js';
+import { ListingPages, type ListingRevision } from '../listing/ListingPages.js';
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { IF_NONE_MATCH } from './conditionalParameters.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
 
 /** `GET /pets`: one page of animals, ascending by id, optionally of one status. */
-export function listPets(store: Pick<PetStore, 'listPets'>, publicBaseUrl: string): PetsOperation {
-  const pages = new ListingPages(store.listPets, serializerFor<Pet[]>(PetsSchema), `${publicBaseUrl}/pets`);
+export function listPets(store: Pick<PetStore, 'listPets'>, publicBaseUrl: string, listingRevision?: ListingRevision): PetsOperation {
+  const pages = new ListingPages(store.listPets, serializerFor<Pet[]>(PetsSchema), `${publicBaseUrl}/pets`, listingRevision);
   return defineOperation({
     operationId: 'listPets',
     method: 'GET',
