@@ -16,9 +16,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_ENV, SERVER_NODE_FLAGS, startPostgres, startRedis } from '@petstore/test-support';
+import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { startProductServer } from './processes.js';
+import { productionSettings } from './productionSettings.js';
 import { randomPages } from './randomPages.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
@@ -68,9 +69,10 @@ async function startProfiledServer(env: Record<string, string>) {
   const script = join(dirname(fileURLToPath(import.meta.url)), peer ?? 'benchServer.js');
   // V8 also writes a log of its code events when it names code for perf: into the scratch directory, not the cwd.
   const flags = withPerf ? ['--perf-basic-prof', `--logfile=${join(work, 'v8.log')}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
-  // The product with its bin's V8 flags and environment, as the benchmark runs it.
-  const child = spawn(process.execPath, [...(peer ? [] : SERVER_NODE_FLAGS), ...flags, script], {
-    env: { PATH: process.env['PATH'], ...(peer ? {} : SERVER_NODE_ENV), NODE_ENV: 'production', PORT: '0', ...env },
+  // The product with the production settings of docs/deployment.md, as the benchmark runs it.
+  const settings = peer ? { nodeArgs: [], env: {} } : productionSettings(env['DATABASE_URL']);
+  const child = spawn(process.execPath, [...settings.nodeArgs, ...flags, script], {
+    env: { PATH: process.env['PATH'], ...settings.env, NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
