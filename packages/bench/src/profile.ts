@@ -188,7 +188,8 @@ function perfAreaOf(dso: string, symbol: string): string {
     // Code without a script: compiled at run time with `new Function` (fast-json-stringify's serializers).
     return url === '' ? 'JavaScript: generated (new Function)' : `JavaScript: ${areaOf({ functionName: '', url, lineNumber: 0 })}`;
   }
-  if (dso.startsWith('better_sqlite3')) return 'SQLite (better-sqlite3)';
+  // better-sqlite3 13's prebuilt binary is named for its platform (`prebuilds/linux-x64.node`), one built from source `better_sqlite3.node`.
+  if (dso.startsWith('better_sqlite3') || /^(linux|linuxmusl|darwin|win32)-(x64|arm64)\.node$/.test(dso)) return 'SQLite (better-sqlite3)';
   if (dso.startsWith('libc')) return 'libc (malloc, memcpy)';
   if (dso !== 'node') return dso;
   if (symbol.startsWith('Builtins_')) return "V8's builtins (property access, calls, strings, promises)";
