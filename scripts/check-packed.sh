@@ -91,6 +91,8 @@ for manager in npm pnpm; do
   if grep -nE 'ERESOLVE|gyp|prebuild|python|node-pre-gyp' install.log; then
     echo "FAIL: $manager install of the tarballs met a peer conflict or a native build (above)"; exit 1
   fi
+  # pnpm's two notes that docs/embedding.md explains (TypeORM's optional peer range, better-sqlite3's binding.gyp).
+  grep -E 'unmet peer|Ignored build scripts' install.log | sed "s/^[│ ]*/  $manager notes: /" || true
   node - "$manager" <<'JS'
 // The installed server on SQLite: it starts, answers /livez and stops with 0 on SIGTERM; then the CLI lists the key it made.
 const { spawn, execFileSync } = require('node:child_process');
