@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The published packages as an npm user gets them: packs every public package with `pnpm pack`, checks what each
 # tarball ships, type-checks every entry point of every package installed from the tarballs in a strict project with
-# TypeScript 6 and 7, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
+# TypeScript 6 and 7, installs them all with npm and with pnpm into empty projects with no compiler on PATH and runs
+# the server and the CLI from each, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
 # the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS; then
 # compiles a TypeScript CommonJS project with each module setting the docs name.
 # Usage: check-packed.sh [workspace]: the packages packed are those of `workspace` (default: this one), such as the
@@ -40,7 +41,7 @@ done
 mkdir "$work/strict"
 cd "$work/strict"
 printf '{ "name": "strict-consumer", "private": true, "type": "module" }\n' > package.json
-npm install --no-audit --no-fund --loglevel=error --ignore-scripts "$work"/tarballs/*.tgz @types/node@20 >/dev/null
+npm install --no-audit --no-fund --loglevel=error --ignore-scripts "$work"/tarballs/*.tgz @types/node@22 >/dev/null
 npm install --prefix "$work/typescript7" --no-audit --no-fund --loglevel=error typescript@7 >/dev/null
 node - <<'JS' > all-entry-points.ts
 // One namespace import per entry point of every installed @petstore package (its package.json `exports`).
@@ -63,6 +64,67 @@ for tsc in "$root/node_modules/.bin/tsc" "$work/typescript7/node_modules/.bin/ts
   echo "  $(grep -c '^import' all-entry-points.ts) entry points of every published package type-check in a strict project ($("$tsc" --version), skipLibCheck false)"
 done
 
+# Every published package installed as a user installs it, with npm and with pnpm, into an empty project, with no
+# compiler on PATH and nothing but the tarballs named: no peer conflict (no --legacy-peer-deps), nothing built
+# (better-sqlite3 13's binaries come in its package), and the server on SQLite and the admin CLI run from it.
+for manager in npm pnpm; do
+  mkdir "$work/$manager-user"
+  cd "$work/$manager-user"
+  if [ "$manager" = npm ]; then
+    printf '{ "name": "npm-user", "private": true, "type": "module" }\n' > package.json
+    "$root/scripts/without-compilers.sh" npm install --no-audit --no-fund "$work"/tarballs/*.tgz >install.log 2>&1 || { cat install.log; echo "FAIL: npm install of the tarballs"; exit 1; }
+  else
+    # pnpm resolves a dependency between the tarballs (`"@petstore/core": "1.0.0"`) from the registry: pointed at the
+    # tarballs instead, as a user's overrides would before a release.
+    node -e '
+      const fs = require("node:fs");
+      const overrides = {};
+      for (const file of fs.readdirSync(process.argv[1])) {
+        const tarball = `${process.argv[1]}/${file}`;
+        const name = file.replace(/^petstore-/, "@petstore/").replace(/-\d+\.\d+\.\d+\.tgz$/, "");
+        overrides[name] = `file:${tarball}`;
+      }
+      fs.writeFileSync("package.json", JSON.stringify({ name: "pnpm-user", private: true, type: "module", pnpm: { overrides } }, null, 2));
+    ' "$work/tarballs"
+    "$root/scripts/without-compilers.sh" pnpm add "$work"/tarballs/*.tgz >install.log 2>&1 || { cat install.log; echo "FAIL: pnpm add of the tarballs"; exit 1; }
+  fi
+  if grep -nE 'ERESOLVE|gyp|prebuild|python|node-pre-gyp' install.log; then
+    echo "FAIL: $manager install of the tarballs met a peer conflict or a native build (above)"; exit 1
+  fi
+  # pnpm's two notes that docs/embedding.md explains (TypeORM's optional peer range, better-sqlite3's binding.gyp).
+  grep -E 'unmet peer|Ignored build scripts' install.log | sed "s/^[│ ]*/  $manager notes: /" || true
+  node - "$manager" <<'JS'
+// The installed server on SQLite: it starts, answers /livez and stops with 0 on SIGTERM; then the CLI lists the key it made.
+const { spawn, execFileSync } = require('node:child_process');
+const env = { PATH: process.env.PATH, PORT: '0', DATABASE_URL: 'sqlite:./data/petstore.db' };
+const server = spawn(process.execPath, ['node_modules/@petstore/app/bin/petstore-server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+let output = '';
+let listened = false;
+const fail = (why) => { console.error(`FAIL: ${process.argv[2]}'s install: ${why}\n${output}`); server.kill('SIGKILL'); process.exit(1); };
+const timer = setTimeout(() => fail('the server did not listen within 60 s'), 60_000);
+server.on('exit', (code) => (code === 0 ? undefined : fail(`the server exited with ${code}`)));
+const collect = async (chunk) => {
+  output += chunk;
+  const listening = /Pet store listening on (\S+)\/v1/.exec(output);
+  if (!listening || listened) return;
+  listened = true;
+  clearTimeout(timer);
+  const livez = await fetch(`${listening[1]}/livez`);
+  if (livez.status !== 200) fail(`/livez answered ${livez.status}`);
+  server.removeAllListeners('exit');
+  server.once('exit', (code) => {
+    if (code !== 0) fail(`the server exited with ${code} on SIGTERM`);
+    const keys = execFileSync(process.execPath, ['node_modules/@petstore/app/bin/petstore.js', 'keys', 'list'], { env, encoding: 'utf8' });
+    if (!/key_[0-9a-f]{16}/.test(keys)) fail(`petstore keys list printed no key:\n${keys}`);
+    console.log(`  ${process.argv[2]}: the tarballs install with no peer conflict and no build; the server and the CLI run on ${process.version}`);
+  });
+  server.kill('SIGTERM');
+};
+server.stdout.on('data', collect);
+server.stderr.on('data', collect);
+JS
+done
+
 cd "$work/consumer"
 printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
 npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/petstore-core-*.tgz "$work"/tarballs/petstore-http-koa-*.tgz koa@3 >/dev/null
@@ -80,7 +142,7 @@ npx tsc -p tsconfig.json
 echo "Examples type-check against the installed packages."
 
 node - <<'JS'
-// Each example as an ES module (.mjs) and as CommonJS (.cjs: require() of the ESM-only packages, Node 20.19+).
+// Each example as an ES module (.mjs) and as CommonJS (.cjs: require() of the ESM-only packages, Node 22.12+).
 const ts = require('typescript');
 const fs = require('node:fs');
 for (const name of ['embed-core', 'mount-in-koa']) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # publint and @arethetypeswrong/cli on every public package (the ones without "private": true).
 # attw checks every resolution TypeScript offers (node10, node16 from CommonJS and from ESM, bundler) but for one
-# rule, cjs-resolves-to-esm: attw does not model Node's require() of ES modules (from 20.19, which the packages
+# rule, cjs-resolves-to-esm: attw does not model Node's require() of ES modules (from 22.12, which the packages
 # require). Which TypeScript settings a CommonJS project can use: docs/decisions/0006-esm-only-packages.md, checked by
 # scripts/check-packed.sh.
 set -euo pipefail

@@ -1,6 +1,6 @@
 // Jest for a TypeScript project of ES modules (package.json "type": "module"; tsconfig "module": "nodenext" and
 // "isolatedModules": true), which the contract suites of @petstore/core/contracts need. Run it as
-// `NODE_OPTIONS=--experimental-vm-modules jest`: without the flag, Jest on Node 20 cannot load an ES module.
+// `NODE_OPTIONS=--experimental-vm-modules jest`: without the flag, Jest cannot load an ES module.
 export default {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },

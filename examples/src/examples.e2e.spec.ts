@@ -1,7 +1,6 @@
 // The docs' runnable examples, run as a reader would run them (built, with node): they must keep working.
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { runNodeProcess, SERVER_NODE_FLAGS } from '@petstore/test-support';
+import { runNodeProcess } from '@petstore/test-support';
 
 const built = (name: string) => new URL(`../dist/${name}`, import.meta.url).pathname;
 
@@ -54,11 +53,5 @@ describe('the examples of the docs', () => {
     const result = await runNodeProcess(built(file), []);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     for (const line of expected) expect(result.stdout).toMatch(line);
-  });
-
-  it("own-server-process.js serves the API in a process of its own, started with the bin's flags, young generation held", () => {
-    const run = spawnSync(process.execPath, [...SERVER_NODE_FLAGS, built('own-server-process.js')], { encoding: 'utf8', timeout: 30_000 });
-    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(run.stdout).toBe('/livez answers 200\nyoung generation: 16 MB\n');
   });
 });

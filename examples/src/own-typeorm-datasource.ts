@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPetStore, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
 import { FakeWebhookTargets, RecordingWebhookSender } from '@petstore/core/testing';
-import { migrations, petstoreEntities, typeOrmPorts } from '@petstore/persistence-typeorm';
+import { betterSqlite3, migrations, petstoreEntities, typeOrmPorts } from '@petstore/persistence-typeorm';
 import { DataSource, EntitySchema, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 // A table of your own: visits booked to meet a pet.
@@ -40,6 +40,7 @@ class CreateVisits1790000000000 implements MigrationInterface {
 const directory = mkdtempSync(join(tmpdir(), 'shelter-'));
 const dataSource = new DataSource({
   type: 'better-sqlite3',
+  driver: betterSqlite3(), // the better-sqlite3 module the pet store's adapters run on and are tested with
   database: join(directory, 'shelter.db'),
   enableWAL: true,
   entities: [VisitSchema, ...petstoreEntities('sqlite')],

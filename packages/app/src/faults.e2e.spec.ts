@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { eventually, issueUnlimitedKey, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
-import Database from 'better-sqlite3';
+import { betterSqlite3 } from '@petstore/persistence-typeorm';
 import { auth, listAllPets, postPet as post } from './testing/api.js';
+
+const Database = betterSqlite3();
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-faults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
+// First: on an unsupported Node, nothing else loads.
+import './requireSupportedNode.js';
 import type { Config } from './config.js';
-import { holdYoungGenerationOnSqlite } from './youngGeneration.js';
-
-// First, before the modules below load: they would grow V8's young generation to its largest.
-holdYoungGenerationOnSqlite();
 
 // Traces only when an OTLP endpoint is set: the SDK starts, and hooks the modules it instruments (http, pg,
 // ioredis), before any of them is imported, so everything else is imported after it. Unset, no OpenTelemetry

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { eventually, runCli, spawnServer } from '@petstore/test-support';
-import Database from 'better-sqlite3';
+import { betterSqlite3 } from '@petstore/persistence-typeorm';
+
+const Database = betterSqlite3();
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-restart-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,12 +1,8 @@
 // The real server, built from the same composition root as `packages/app/dist/main.js` (startServer), with one
 // option for the benchmark: BENCH_ADMIT_ALL=1 replaces the rate-limit store with one that admits everything, to
 // price the limiter.
-import { holdYoungGenerationOnSqlite } from '@petstore/app/young-generation';
+import { createContainer, loadConfig, startServer, TOKENS } from '@petstore/app';
 import type { RateLimitStore } from '@petstore/core';
-
-// First, as in main.js: the modules imported below would grow V8's young generation to its largest.
-holdYoungGenerationOnSqlite();
-const { createContainer, loadConfig, startServer, TOKENS } = await import('@petstore/app');
 
 const config = loadConfig();
 const container = createContainer(config);

@@ -201,12 +201,12 @@ async function scenarios(...all: Scenario[]): Promise<void> {
 /** One scenario against the floor. */
 const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
 
-/** The product on a SQLite file of `count` pets; `asBin` false: without its bin's V8 flags and environment. */
-async function sqliteServer(count: number, env: Record<string, string> = {}, asBin = true): Promise<{ server: Started; key: string }> {
+/** The product on a SQLite file of `count` pets; `tuned` false: without the production settings of docs/deployment.md. */
+async function sqliteServer(count: number, env: Record<string, string> = {}, tuned = true): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
   await seedSqlite(path, count);
   const key = await benchKey(`sqlite:${path}`);
-  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, asBin);
+  const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, tuned);
   return { server, key };
 }
 
@@ -240,7 +240,7 @@ const PGBOUNCER_PAIRS = [
 const PGBOUNCER_SCENARIOS = PGBOUNCER_PAIRS.flatMap((pair) => [pair.product, pair.peer]);
 
 /** The scenarios that read RANDOM_PAGE_COUNT distinct pages, the product's and the peers'. */
-/** The server with its bin's V8 flags and without any, on PostgreSQL + Redis, where more objects outlive a young-generation collection. */
+/** The server with the production settings of docs/deployment.md and without, on PostgreSQL + Redis, where more objects outlive a young-generation collection. */
 const V8_FLAGS_PG_PAIR = [
   'random pages (10k pets, PostgreSQL + Redis, V8 flags)',
   'random pages (10k pets, PostgreSQL + Redis, no V8 flags)',
@@ -273,7 +273,7 @@ const withTransitions = (paths: string[]): Request[] => [
   { method: 'PATCH', path: changes.paths[0]!, paths: changes.paths, bodies: changes.bodies, headers: { 'Content-Type': 'application/json' } },
 ];
 
-/** The product with its bin's V8 flags, and without any. */
+/** The product with the production settings of docs/deployment.md, and with Node's defaults. */
 const V8_FLAGS_PAIR = ['random pages (10k pets, V8 flags)', 'random pages (10k pets, no V8 flags)'] as const;
 /** The product keeping listing rows in memory (its default on SQLite), and keeping none. */
 const KEPT_ROWS_PAIR = ['random pages (10k pets, rows kept)', 'random pages (10k pets, nothing kept)'] as const;
@@ -492,7 +492,7 @@ try {
           : []),
       );
       await peer?.stop();
-      // The V8 flags priced here too: a second server without them, head to head. Only when `--only` names both.
+      // The production settings priced here too: a second server without them, head to head. Only when `--only` names both.
       if (ONLY?.has(V8_FLAGS_PG_PAIR[0]) && ONLY.has(V8_FLAGS_PG_PAIR[1])) {
         const bare = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN, false);
         const requests = cycling(pages.map((p) => p.product));

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchNodeProcess, SERVER_NODE_ENV, SERVER_NODE_FLAGS } from '@petstore/test-support';
+import { launchNodeProcess } from '@petstore/test-support';
+import { productionSettings } from './productionSettings.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = join(here, '..', '..', '..');
@@ -30,11 +31,14 @@ export async function startNodeServer(script: string, env: Record<string, string
 }
 
 /**
- * The product's server (benchServer.js), with the V8 flags and the environment its bin (`petstore-server`) runs it
- * with, or (`asBin` false) with neither.
+ * The product's server (benchServer.js), with the production settings of docs/deployment.md for its DATABASE_URL, or
+ * (`tuned` false) with Node's defaults.
  */
-export const startProductServer = (env: Record<string, string>, pin = true, asBin = true) =>
-  startNodeServer('benchServer.js', asBin ? { ...SERVER_NODE_ENV, ...env } : env, pin, asBin ? SERVER_NODE_FLAGS : []);
+export function startProductServer(env: Record<string, string>, pin = true, tuned = true): Promise<Started> {
+  if (!tuned) return startNodeServer('benchServer.js', env, pin);
+  const settings = productionSettings(env['DATABASE_URL']);
+  return startNodeServer('benchServer.js', { ...settings.env, ...env }, pin, settings.nodeArgs);
+}
 
 /** Peak resident set size of a process so far, in MB (Linux). */
 export function peakRssMb(pid: number): number | null {

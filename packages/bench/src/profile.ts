@@ -16,9 +16,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_ENV, SERVER_NODE_FLAGS, startPostgres, startRedis } from '@petstore/test-support';
+import { startPostgres, startRedis } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { startProductServer } from './processes.js';
+import { productionSettings } from './productionSettings.js';
 import { randomPages } from './randomPages.js';
 import { benchKey, seedPostgres, seedSqlite } from './seed.js';
 
@@ -68,9 +69,10 @@ async function startProfiledServer(env: Record<string, string>) {
   const script = join(dirname(fileURLToPath(import.meta.url)), peer ?? 'benchServer.js');
   // V8 also writes a log of its code events when it names code for perf: into the scratch directory, not the cwd.
   const flags = withPerf ? ['--perf-basic-prof', `--logfile=${join(work, 'v8.log')}`] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
-  // The product with its bin's V8 flags and environment, as the benchmark runs it.
-  const child = spawn(process.execPath, [...(peer ? [] : SERVER_NODE_FLAGS), ...flags, script], {
-    env: { PATH: process.env['PATH'], ...(peer ? {} : SERVER_NODE_ENV), NODE_ENV: 'production', PORT: '0', ...env },
+  // The product with the production settings of docs/deployment.md, as the benchmark runs it.
+  const settings = peer ? { nodeArgs: [], env: {} } : productionSettings(env['DATABASE_URL']);
+  const child = spawn(process.execPath, [...settings.nodeArgs, ...flags, script], {
+    env: { PATH: process.env['PATH'], ...settings.env, NODE_ENV: 'production', PORT: '0', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
@@ -186,7 +188,8 @@ function perfAreaOf(dso: string, symbol: string): string {
     // Code without a script: compiled at run time with `new Function` (fast-json-stringify's serializers).
     return url === '' ? 'JavaScript: generated (new Function)' : `JavaScript: ${areaOf({ functionName: '', url, lineNumber: 0 })}`;
   }
-  if (dso.startsWith('better_sqlite3')) return 'SQLite (better-sqlite3)';
+  // better-sqlite3 13's prebuilt binary is named for its platform (`prebuilds/linux-x64.node`), one built from source `better_sqlite3.node`.
+  if (dso.startsWith('better_sqlite3') || /^(linux|linuxmusl|darwin|win32)-(x64|arm64)\.node$/.test(dso)) return 'SQLite (better-sqlite3)';
   if (dso.startsWith('libc')) return 'libc (malloc, memcpy)';
   if (dso !== 'node') return dso;
   if (symbol.startsWith('Builtins_')) return "V8's builtins (property access, calls, strings, promises)";

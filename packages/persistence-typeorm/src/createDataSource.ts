@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import 'reflect-metadata';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
+import { betterSqlite3 } from './betterSqlite3.js';
 import { parseDatabaseUrl } from './databaseUrl.js';
 import { migrations } from './migrations/index.js';
 import { petstoreEntities } from './schemas/index.js';
@@ -75,6 +76,7 @@ export function createDataSource(databaseUrl: string, settings: DataSourceSettin
     return new DataSource({
       ...common,
       type: 'better-sqlite3',
+      driver: betterSqlite3(),
       database: target.path,
       enableWAL: true,
       timeout,

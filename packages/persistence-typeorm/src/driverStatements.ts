@@ -76,7 +76,7 @@ const EVENT_COLUMNS =
 
 /**
  * The statements' text, with `p(n)` for the n-th parameter and `limit(n)` for a parameter that is a page's LIMIT.
- * SQLite (3.53, bundled by better-sqlite3 12) compiles a bare bound LIMIT into the statement as its value, so it
+ * SQLite (measured on 3.53, bundled by better-sqlite3 12) compiles a bare bound LIMIT into the statement as its value, so it
  * re-prepares the statement whenever that parameter is bound again, which is every read: about a sixth of a page's
  * read (docs/performance.md). `CAST(? AS INTEGER)` is an expression it evaluates at run time instead.
  */

@@ -1,3 +1,4 @@
+export { betterSqlite3 } from './betterSqlite3.js';
 export {
   createDataSource,
   DATABASE_POOL_MODES,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { anApiKey, aPetDraft, FakeWebhookTargets, RecordingWebhookSender } from '@petstore/core/testing';
 import { describePetRepositoryContract } from '@petstore/core/contracts';
 import { createPetStore, hashApiKeySecret, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
-import Database from 'better-sqlite3';
+import { betterSqlite3 } from './betterSqlite3.js';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
 import { migrate } from './migrate.js';
@@ -15,6 +15,8 @@ import { TypeOrmEventLog } from './TypeOrmEventLog.js';
 import { TypeOrmPetRepository } from './TypeOrmPetRepository.js';
 import { describeTypeOrmContracts } from './testing/describeTypeOrmContracts.js';
 import { typeOrmPorts } from './typeOrmPorts.js';
+
+const Database = betterSqlite3();
 
 const dir = mkdtempSync(join(tmpdir(), 'petstore-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

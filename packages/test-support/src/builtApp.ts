@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchNodeProcess, runNodeProcess, type LaunchedProcess, type ProcessResult } from './processes.js';
@@ -7,18 +6,10 @@ const app = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app');
 /** The built server and CLI of `@petstore/app` (run `pnpm build` first). */
 export const SERVER_ENTRY = join(app, 'dist', 'main.js');
 export const CLI_ENTRY = join(app, 'dist', 'cli', 'main.js');
-/** The server's bin (`petstore-server`): its second line runs Node with SERVER_NODE_ENV and SERVER_NODE_FLAGS. */
+/** The server's bin (`petstore-server`), which imports SERVER_ENTRY. */
 export const SERVER_BIN = join(app, 'bin', 'petstore-server.js');
-
-/** The bin's second line, run by sh: `':' //; exec env <NAME=value>... node <flags> "$0" "$@"`. */
-const [, assignments, flags] = /^#!\/usr\/bin\/env sh\n':' \/\/; exec env((?: [A-Z_]+=\S+)*) node((?: --\S+)*) "\$0" "\$@"\n/.exec(
-  readFileSync(SERVER_BIN, 'utf8'),
-)!;
-const words = (text: string | undefined) => (text ?? '').split(' ').filter(Boolean);
-/** The V8 flags the server runs with, as its bin names them. */
-export const SERVER_NODE_FLAGS: readonly string[] = words(flags);
-/** The environment variables the bin sets for Node (glibc's malloc settings). */
-export const SERVER_NODE_ENV: Readonly<Record<string, string>> = Object.fromEntries(words(assignments).map((word) => word.split('=')));
+/** The admin CLI's bin (`petstore`), which imports CLI_ENTRY. */
+export const CLI_BIN = join(app, 'bin', 'petstore.js');
 
 export interface ServerProcess extends LaunchedProcess {
   /** http://127.0.0.1:<port>/v1 */
@@ -39,8 +30,7 @@ export const STOPPED_AT_ONCE: Readonly<Record<string, string>> = { SHUTDOWN_TIME
 /** Starts the built server on a free port (PORT=0) with the given environment and waits until it listens. */
 export async function spawnServer(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const launched = await launchNodeProcess(SERVER_ENTRY, {
-    nodeArgs: [...SERVER_NODE_FLAGS],
-    env: { ...SERVER_NODE_ENV, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PORT: '0', LOG_LEVEL: 'info', ...env },
     readyWhen: /Pet store listening on (\S+)/,
     timeoutMs,
   });

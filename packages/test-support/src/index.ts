@@ -6,13 +6,12 @@ export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOpt
 export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
 export { fetchAllPages, nextLink } from './followNextLinks.js';
 export {
+  CLI_BIN,
   CLI_ENTRY,
   issueUnlimitedKey,
   runCli,
   SERVER_BIN,
   SERVER_ENTRY,
-  SERVER_NODE_ENV,
-  SERVER_NODE_FLAGS,
   spawnServer,
   STOPPED_AT_ONCE,
   type ServerProcess,

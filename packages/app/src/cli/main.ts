@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-import { runCli } from './runCli.js';
+// First: on an unsupported Node, nothing else loads.
+import '../requireSupportedNode.js';
+
+const { runCli } = await import('./runCli.js');
 
 process.exitCode = await runCli(process.argv.slice(2), process.env, {
   out: (text) => process.stdout.write(`${text}\n`),

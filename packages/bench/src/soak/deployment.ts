@@ -9,13 +9,12 @@ import {
   issueUnlimitedKey,
   runCli,
   SERVER_ENTRY,
-  SERVER_NODE_ENV,
-  SERVER_NODE_FLAGS,
   type RunningPgBouncer,
   type RunningPostgres,
   type RunningRedis,
   type RunningReplicatedRedis,
 } from '@petstore/test-support';
+import { productionSettings } from '../productionSettings.js';
 
 /** One server process of the deployment, on fixed ports so that it comes back where the proxy expects it. */
 export class Instance {
@@ -38,16 +37,17 @@ export class Instance {
   }
 
   /**
-   * Starts the built server as its bin does (`packages/app/dist/main.js` with the server's V8 flags and environment) and waits until it answers /livez. Its log goes to a file
+   * Starts the built server (`packages/app/dist/main.js`) with the production settings of docs/deployment.md and waits until it answers /livez. Its log goes to a file
    * (appended across restarts), not through this process, which must not spend its CPU on reading it.
    */
   async start(): Promise<void> {
     const log = openSync(this.logFile, 'a');
-    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
+    const settings = productionSettings(this.env['DATABASE_URL']);
+    const child = spawn(process.execPath, [...settings.nodeArgs, SERVER_ENTRY], {
       env: {
         PATH: process.env['PATH'],
         HOME: process.env['HOME'],
-        ...SERVER_NODE_ENV,
+        ...settings.env,
         ...this.env,
         PORT: String(this.port),
         METRICS_PORT: String(this.metricsPort),

@@ -1,14 +1,14 @@
-// Plain JavaScript, so that every supported Node loads it as it is (no TypeScript loader).
+// TypeScript that Node runs as it is (types stripped, Node 22.18 and later): Jest loads it with no loader.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Config } from 'jest';
 
 const root = import.meta.dirname;
 const packages = readdirSync(join(root, 'packages'));
-const src = (name, file = 'index.ts') => join(root, 'packages', name, 'src', file);
+const src = (name: string, file = 'index.ts') => join(root, 'packages', name, 'src', file);
 
 // Tests run on the TypeScript sources (no build needed); workspace imports are mapped to them.
-/** @type {Record<string, string>} */
-const moduleNameMapper = {
+const moduleNameMapper: Record<string, string> = {
   '^@petstore/core/testing$': src('core', 'testing/index.ts'),
   '^@petstore/core/contracts$': src('core', 'testing/contracts/index.ts'),
   '^@petstore/test-support/jest$': src('test-support', 'jest.ts'),
@@ -27,8 +27,7 @@ const common = {
 
 // One project per kind of test, each with a default timeout that fits what it does on a loaded 2-core machine
 // (unit 5 s: pure, no I/O; integration 60 s: databases and Redis; e2e 120 s: processes, browsers), set by a setup file.
-/** @type {import('jest').Config} */
-const config = {
+const config: Config = {
   projects: ['unit', 'integration', 'e2e'].map((kind) => ({
     ...common,
     displayName: kind,
