@@ -7,7 +7,7 @@ import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 import { petEntityTag } from '../entityTags.js';
 
 /** `POST /pets`: adds an animal; safe to retry with an `Idempotency-Key`. */
-export function createPet(store: PetStore, publicBaseUrl: string): PetsOperation {
+export function createPet(store: Pick<PetStore, 'createPet' | 'createPetIdempotently'>, publicBaseUrl: string): PetsOperation {
   const serializePet = serializerFor<Pet>(PetSchema);
   return defineOperation({
     operationId: 'createPet',

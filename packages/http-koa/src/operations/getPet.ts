@@ -14,7 +14,7 @@ export const GET_PET_DEPRECATED_SINCE = new Date('2026-01-01T00:00:00Z');
 export const GET_PET_SUNSET = new Date('2030-12-05T00:00:00Z');
 
 /** `GET /pets/{petId}`, deprecated: one animal by id. */
-export function getPet(store: PetStore): PetsOperation {
+export function getPet(store: Pick<PetStore, 'getPet'>): PetsOperation {
   const serializePet = serializerFor<Pet>(PetSchema);
   const sunset = GET_PET_SUNSET.toISOString().slice(0, 10);
   return defineOperation({

@@ -7,7 +7,7 @@ import { IF_NONE_MATCH } from './conditionalParameters.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
 
 /** `GET /pets`: one page of animals, ascending by id, optionally of one status. */
-export function listPets(store: PetStore, publicBaseUrl: string): PetsOperation {
+export function listPets(store: Pick<PetStore, 'listPets'>, publicBaseUrl: string): PetsOperation {
   const pages = new ListingPages(store.listPets, serializerFor<Pet[]>(PetsSchema), `${publicBaseUrl}/pets`);
   return defineOperation({
     operationId: 'listPets',

@@ -7,7 +7,7 @@ import { defineOperation, type PetsOperation } from './Operation.js';
 import { IDEMPOTENCY_KEY, IF_MATCH, PET_ID } from './petParameters.js';
 
 /** `PATCH /pets/{petId}`: changes an animal's name, category or status; conditional with `If-Match`, safe to retry with an `Idempotency-Key`. */
-export function updatePet(store: PetStore): PetsOperation {
+export function updatePet(store: Pick<PetStore, 'updatePet' | 'updatePetIdempotently'>): PetsOperation {
   const serializePet = serializerFor<Pet>(PetSchema);
   return defineOperation({
     operationId: 'updatePet',

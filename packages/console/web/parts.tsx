@@ -1,0 +1,117 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.js';
+
+/** What went wrong, in the API's own words. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const message = error instanceof ApiError ? `${error.message} (${error.status} ${error.code})` : 'The admin API could not be reached.';
+  return (
+    <p class="error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** A field with its label, and the API's message about it when it refused it. */
+export function Field({ id, label, problem, children }: { id: string; label: string; problem?: string | undefined; children: ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children}
+      {problem && (
+        <span class="problem" id={`${id}-problem`}>
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The ARIA attributes of an input the API refused (or not). */
+export const invalid = (id: string, problem: string | undefined) =>
+  problem ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-problem` } : {};
+
+/** A secret shown this once, with a button that copies it. */
+export function SecretOnce({ label, secret }: { label: string; secret: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div class="secret" role="status">
+      <p>{label} It is shown this once: store it now.</p>
+      <code data-testid="secret">{secret}</code>{' '}
+      <button
+        type="button"
+        onClick={() =>
+          void navigator.clipboard.writeText(secret).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}
+
+/** A button that asks first, in a modal dialog (Escape or Cancel keep things as they are). */
+export function ConfirmButton({ label, question, onConfirm, disabled }: { label: string; question: string; onConfirm: () => void; disabled?: boolean }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  return (
+    <>
+      <button type="button" disabled={disabled} onClick={() => dialog.current?.showModal()}>
+        {label}
+      </button>
+      <dialog ref={dialog} aria-label={label}>
+        <p>{question}</p>
+        <form method="dialog">
+          <button value="cancel" autofocus>
+            Cancel
+          </button>{' '}
+          <button
+            value="confirm"
+            class="danger"
+            onClick={() => {
+              dialog.current?.close();
+              onConfirm();
+            }}
+          >
+            {label}
+          </button>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+/** "Previous" and "Next" over cursor pages: the cursors of the pages before are kept to go back. */
+export function usePages() {
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors.at(-1);
+  return {
+    cursor,
+    reset: () => setCursors([undefined]),
+    controls: (next: string | null | undefined) => (
+      <nav class="pages" aria-label="Pages">
+        <button type="button" disabled={cursors.length < 2} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Previous page
+        </button>{' '}
+        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+          Next page
+        </button>
+      </nav>
+    ),
+  };
+}
+
+/** Refreshes every `ms` while the page is open. */
+export function useEvery(ms: number, tick: () => void): void {
+  const latest = useRef(tick);
+  latest.current = tick;
+  useEffect(() => {
+    const timer = setInterval(() => latest.current(), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}
+
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
