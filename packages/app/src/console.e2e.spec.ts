@@ -89,7 +89,7 @@ if (!chromiumAvailable) {
       await page.getByRole('button', { name: 'Sign out' }).waitFor();
     }
     const go = async (page: Page, hash: string, heading: string | RegExp) => {
-      await page.evaluate((to) => (location.hash = to), hash);
+      await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
     };
 
@@ -133,19 +133,19 @@ if (!chromiumAvailable) {
       await consoleScreenshot(page, 'sign-in');
 
       await signIn(page);
-      await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(1);
+      await expect(page.evaluate<number>('sessionStorage.length')).resolves.toBe(1);
       expect(await chromium.context.cookies()).toEqual([]);
 
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
+      await expect(page.evaluate<number>('sessionStorage.length')).resolves.toBe(0);
 
       // A token that stops working (ADMIN_TOKEN changed, say): the next call's 401 brings the sign-in page back.
       await signIn(page);
-      await page.evaluate(() => sessionStorage.setItem('petstore-console-token', 'a-token-the-server-no-longer-takes-000000'));
+      await page.evaluate(`sessionStorage.setItem('petstore-console-token', 'a-token-the-server-no-longer-takes-000000')`);
       await page.reload();
       await expect(page.getByRole('status').innerText()).resolves.toContain('The admin token was refused');
-      await expect(page.evaluate(() => sessionStorage.length)).resolves.toBe(0);
+      await expect(page.evaluate<number>('sessionStorage.length')).resolves.toBe(0);
       await page.close();
 
       const withToken = requested.filter((url) => url.includes(ADMIN_TOKEN));
@@ -220,7 +220,7 @@ if (!chromiumAvailable) {
       expect(secret).toMatch(/^pst_/);
       await page.getByRole('button', { name: 'Copy' }).click();
       await page.getByRole('button', { name: 'Copied' }).waitFor();
-      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(secret);
+      await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(secret);
       await checkAccessibility(page, 'keys');
       await consoleScreenshot(page, 'keys', [page.getByTestId('secret')]);
 

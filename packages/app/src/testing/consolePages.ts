@@ -24,10 +24,9 @@ interface AxeViolation {
  */
 export async function checkAccessibility(page: Page, name: string): Promise<void> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document)).violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) }));
-  });
+  const violations = await page.evaluate<AxeViolation[]>(
+    'axe.run(document).then((results) => results.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) })))',
+  );
   const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   expect({ page: name, serious }).toEqual({ page: name, serious: [] });
 }
