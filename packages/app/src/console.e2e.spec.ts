@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CHROMIUM_PATH, chromiumAvailable, eventually, launchChromium, spawnServer, STOPPED_AT_ONCE, type LaunchedChromium, type ServerProcess } from '@petstore/test-support';
+import {
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  eventually,
+  launchChromium,
+  spawnServer,
+  STOPPED_AT_ONCE,
+  type LaunchedChromium,
+  type ServerProcess,
+} from '@petstore/test-support';
 import type { Page } from 'playwright-core';
 import { checkAccessibility, consoleScreenshot, consoleSizes } from './testing/consolePages.js';
 
@@ -78,7 +87,8 @@ if (!chromiumAvailable) {
       });
       page.on('pageerror', (error) => pageErrors.push(error.message));
       page.on('console', (message) => {
-        if (message.type() === 'error' && !/status of (401|409|412|422|400)/.test(message.text())) pageErrors.push(`${page.url()}: ${message.text()} ${JSON.stringify(message.location())}`);
+        if (message.type() === 'error' && !/status of (401|409|412|422|400)/.test(message.text()))
+          pageErrors.push(`${page.url()}: ${message.text()} ${JSON.stringify(message.location())}`);
       });
       await page.goto(`${origin}/console${path}`);
       return page;
@@ -207,14 +217,14 @@ if (!chromiumAvailable) {
       await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
       await page.getByLabel('Name', { exact: true }).fill(XSS);
       await page.getByLabel('Plan', { exact: true }).selectOption('pro');
-      await page.getByLabel('Requests per day (empty: the plan\'s)').fill('many');
+      await page.getByLabel("Requests per day (empty: the plan's)").fill('many');
       await page.getByRole('button', { name: 'Create key' }).click();
       await expect(page.locator('#key-per-day-problem').innerText()).resolves.toMatch(/perDay/);
-      await page.getByLabel('Requests per day (empty: the plan\'s)').fill('50');
+      await page.getByLabel("Requests per day (empty: the plan's)").fill('50');
       await page.getByRole('button', { name: 'Create key' }).click();
       // The API's rule, in its words: a day allows no fewer requests than a minute (pro: 600 a minute).
       await expect(page.locator('#key-per-day-problem').innerText()).resolves.toMatch(/perMinute/);
-      await page.getByLabel('Requests per minute (empty: the plan\'s)').fill('10');
+      await page.getByLabel("Requests per minute (empty: the plan's)").fill('10');
       await page.getByRole('button', { name: 'Create key' }).click();
       const secret = await page.getByTestId('secret').innerText();
       expect(secret).toMatch(/^pst_/);
@@ -277,7 +287,10 @@ if (!chromiumAvailable) {
       };
       const attemptsWith = async (status: string) => {
         await page.getByRole('button', { name: 'Refresh' }).click();
-        return page.locator('tbody tr').filter({ has: page.getByRole('cell', { name: status, exact: true }) }).count();
+        return page
+          .locator('tbody tr')
+          .filter({ has: page.getByRole('cell', { name: status, exact: true }) })
+          .count();
       };
 
       await createAnimal('Delivered');
@@ -293,7 +306,10 @@ if (!chromiumAvailable) {
 
       const overview = await openConsole('#/overview');
       await signIn(overview);
-      await overview.getByTestId('webhook-pending').filter({ hasText: /^[1-9]/ }).waitFor();
+      await overview
+        .getByTestId('webhook-pending')
+        .filter({ hasText: /^[1-9]/ })
+        .waitFor();
       await overview.getByTestId('requests-per-minute').filter({ hasText: /^\d+$/ }).waitFor({ timeout: 15_000 });
       await checkAccessibility(overview, 'overview');
       await consoleScreenshot(overview, 'overview');
@@ -301,7 +317,11 @@ if (!chromiumAvailable) {
 
       receiver.status = 200;
       receiver.body = 'ok';
-      await page.locator('tbody tr').filter({ has: page.getByRole('cell', { name: '500', exact: true }) }).getByRole('button', { name: /^Resend/ }).click();
+      await page
+        .locator('tbody tr')
+        .filter({ has: page.getByRole('cell', { name: '500', exact: true }) })
+        .getByRole('button', { name: /^Resend/ })
+        .click();
       await expect(page.getByRole('status').innerText()).resolves.toMatch(/^Event evt_\w+ queued again/);
       await eventually(async () => (await attemptsWith('200')) === 2, { timeoutMs: 15_000, intervalMs: 200 });
 

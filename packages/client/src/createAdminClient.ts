@@ -159,7 +159,12 @@ export function createAdminClient({ adminToken, ...clientOptions }: AdminClientO
       send({ operation: 'resendWebhookEvent', method: 'POST', path: endpointPath(endpointId, '/resend'), body: { eventId }, once: true }, call),
     listEvents: (query = {}, call) => send({ operation: 'listEvents', method: 'GET', path: '/events', query: queryOf(query) }, call),
     async listPets(query = {}, call) {
-      const answer = await sendRequest<Pet[]>(options, OPEN_GATE, { operation: 'listPets', method: 'GET', path: '/pets', query: queryOf(query) }, call);
+      const answer = await sendRequest<Pet[]>(
+        options,
+        OPEN_GATE,
+        { operation: 'listPets', method: 'GET', path: '/pets', query: queryOf(query) },
+        call,
+      );
       return { pets: answer.body, nextCursor: nextPageQuery(answer.headers.get('Link'))?.get('cursor') ?? null };
     },
     getPet: (petId, call) => tagged({ operation: 'getPet', method: 'GET', path: petPath(petId) }, call),

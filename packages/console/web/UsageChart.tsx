@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import type { KeyUsage } from './types.js';
 
-
 /** A key's admitted requests per UTC day as bars, with its daily limit drawn across (uPlot on a canvas). */
 export function UsageChart({ usage, perDay }: { usage: KeyUsage; perDay: number }) {
   const box = useRef<HTMLDivElement>(null);
@@ -35,4 +34,3 @@ export function UsageChart({ usage, perDay }: { usage: KeyUsage; perDay: number 
     </figure>
   );
 }
-

@@ -61,7 +61,13 @@ export class AdminApi {
     const error = (await response.json().catch(() => ({}))) as { code?: string; message?: string; details?: { field: string; message: string }[] };
     if (response.status === 401) this.onUnauthorized();
     const fields = Object.fromEntries((error.details ?? []).map((detail) => [detail.field, detail.message]));
-    throw new ApiError(response.status, error.code ?? 'unknown', error.message ?? `${response.status} ${response.statusText}`, fields, response.headers);
+    throw new ApiError(
+      response.status,
+      error.code ?? 'unknown',
+      error.message ?? `${response.status} ${response.statusText}`,
+      fields,
+      response.headers,
+    );
   }
 
   private async json<T>(method: string, path: string, body?: unknown): Promise<T> {

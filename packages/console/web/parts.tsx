@@ -55,7 +55,17 @@ export function SecretOnce({ label, secret }: { label: string; secret: string })
 }
 
 /** A button that asks first, in a modal dialog (Escape or Cancel keep things as they are). */
-export function ConfirmButton({ label, question, onConfirm, disabled }: { label: string; question: string; onConfirm: () => void; disabled?: boolean }) {
+export function ConfirmButton({
+  label,
+  question,
+  onConfirm,
+  disabled,
+}: {
+  label: string;
+  question: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>
@@ -115,3 +125,6 @@ export function useEvery(ms: number, tick: () => void): void {
 }
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** A whole number as typed, or the text itself, for the API to say what is wrong with it. */
+export const asTyped = (text: string): number => (/^\d+$/.test(text.trim()) ? Number(text) : (text as unknown as number));

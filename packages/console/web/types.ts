@@ -2,9 +2,7 @@
 export type {
   ApiKey,
   ApiKeyPage,
-  AuditEvent,
   AuditEventPage,
-  DeliveryAttempt,
   DeliveryAttemptPage,
   IssuedApiKey,
   IssuedWebhookEndpoint,
@@ -16,7 +14,6 @@ export type {
   PetPatch,
   PetStatus,
   ResendAccepted,
-  StoreEvent,
   StoreEventPage,
   WebhookEndpoint,
   WebhookEndpointPage,

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { ApiError, type AdminApi } from '../api.js';
-import { ErrorNote, Field, invalid, usePages } from '../parts.js';
+import { asTyped, ErrorNote, Field, invalid, usePages } from '../parts.js';
 import { href } from '../route.js';
 import type { PetStatus } from '../types.js';
 import { useLoad } from '../useLoad.js';
 
-export const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
 
 export function Animals({ api }: { api: AdminApi }) {
   const [status, setStatus] = useState<PetStatus | ''>('');
@@ -76,9 +76,7 @@ function AddAnimal({ api, onAdded }: { api: AdminApi; onAdded: () => void }) {
     setError(null);
     setAdded(null);
     try {
-      // The number as typed: the API says what is wrong with it.
-      const category = /^-?\d+(\.\d+)?$/.test(categoryId.trim()) ? Number(categoryId) : categoryId;
-      const { pet } = await api.createPet({ name, categoryId: category as number });
+      const { pet } = await api.createPet({ name, categoryId: asTyped(categoryId) });
       setAdded(`Added ${pet.name} (id ${pet.id}).`);
       setName('');
       onAdded();

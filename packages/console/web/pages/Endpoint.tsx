@@ -52,13 +52,26 @@ export function Endpoint({ api, id }: { api: AdminApi; id: string }) {
             <button type="button" onClick={() => void run(() => api.updateEndpoint(id, { disabled: !endpoint.disabled }), setChanged)}>
               {endpoint.disabled ? 'Enable' : 'Disable'}
             </button>{' '}
-            <button type="button" onClick={() => void run(() => api.rotateEndpointSecret(id), (issued) => (setRotated(issued), setChanged(issued)))}>
+            <button
+              type="button"
+              onClick={() =>
+                void run(
+                  () => api.rotateEndpointSecret(id),
+                  (issued) => (setRotated(issued), setChanged(issued)),
+                )
+              }
+            >
               Rotate the secret
             </button>{' '}
             <ConfirmButton
               label="Delete"
               question={`Delete the endpoint ${endpoint.url}? It will be sent nothing more.`}
-              onConfirm={() => void run(() => api.deleteEndpoint(id), () => (location.hash = href('webhooks')))}
+              onConfirm={() =>
+                void run(
+                  () => api.deleteEndpoint(id),
+                  () => (location.hash = href('webhooks')),
+                )
+              }
             />
           </p>
           {rotated && <SecretOnce label="The new signing secret (the old one also signs for 24 hours)." secret={rotated.secret} />}

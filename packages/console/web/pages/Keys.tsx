@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, type AdminApi } from '../api.js';
-import { ErrorNote, Field, invalid, SecretOnce, usePages, when } from '../parts.js';
+import { asTyped, ErrorNote, Field, invalid, SecretOnce, usePages, when } from '../parts.js';
 import { href } from '../route.js';
 import type { IssuedApiKey, NewApiKey } from '../types.js';
 import { useLoad } from '../useLoad.js';
@@ -66,9 +66,6 @@ export function Keys({ api }: { api: AdminApi }) {
   );
 }
 
-/** A number as typed, or the text itself for the API to say what is wrong with it. */
-export const asTyped = (text: string): number => (/^\d+$/.test(text.trim()) ? Number(text) : (text as unknown as number));
-
 function CreateKey({ api, onCreated }: { api: AdminApi; onCreated: () => void }) {
   const [form, setForm] = useState({ name: '', plan: 'free', read: true, write: false, perMinute: '', perDay: '', expiresAt: '' });
   const [error, setError] = useState<unknown>(null);
@@ -123,13 +120,25 @@ function CreateKey({ api, onCreated }: { api: AdminApi; onCreated: () => void })
         {fields['scopes'] && <span class="problem">{fields['scopes']}</span>}
       </fieldset>
       <Field id="key-per-minute" label="Requests per minute (empty: the plan's)" problem={fields['perMinute']}>
-        <input id="key-per-minute" inputMode="numeric" value={form.perMinute} onInput={set('perMinute')} {...invalid('key-per-minute', fields['perMinute'])} />
+        <input
+          id="key-per-minute"
+          inputMode="numeric"
+          value={form.perMinute}
+          onInput={set('perMinute')}
+          {...invalid('key-per-minute', fields['perMinute'])}
+        />
       </Field>
       <Field id="key-per-day" label="Requests per day (empty: the plan's)" problem={fields['perDay']}>
         <input id="key-per-day" inputMode="numeric" value={form.perDay} onInput={set('perDay')} {...invalid('key-per-day', fields['perDay'])} />
       </Field>
       <Field id="key-expires" label="Expires (empty: never)" problem={fields['expiresAt']}>
-        <input id="key-expires" type="datetime-local" value={form.expiresAt} onInput={set('expiresAt')} {...invalid('key-expires', fields['expiresAt'])} />
+        <input
+          id="key-expires"
+          type="datetime-local"
+          value={form.expiresAt}
+          onInput={set('expiresAt')}
+          {...invalid('key-expires', fields['expiresAt'])}
+        />
       </Field>
       <button type="submit">Create key</button>
       <ErrorNote error={error} />

@@ -52,7 +52,9 @@ export function Overview({ api }: { api: AdminApi }) {
             <dt>Lag</dt>
             <dd data-testid="webhook-lag">{now.webhooks.lagSeconds.toFixed(1)} s</dd>
           </dl>
-          <p class="hint">Read at {when(now.at)}; refreshed every {REFRESH_MS / 1000} seconds.</p>
+          <p class="hint">
+            Read at {when(now.at)}; refreshed every {REFRESH_MS / 1000} seconds.
+          </p>
         </>
       )}
     </>

@@ -5,7 +5,7 @@ import { href } from '../route.js';
 import type { IssuedWebhookEndpoint, NewWebhookEndpoint } from '../types.js';
 import { useLoad } from '../useLoad.js';
 
-export const EVENT_TYPES = ['pet.created', 'pet.updated'] as const;
+const EVENT_TYPES = ['pet.created', 'pet.updated'] as const;
 
 export function Webhooks({ api }: { api: AdminApi }) {
   const pages = usePages();
@@ -72,7 +72,13 @@ function CreateEndpoint({ api, onCreated }: { api: AdminApi; onCreated: () => vo
     <form onSubmit={(event) => void create(event)} aria-labelledby="create-endpoint">
       <h2 id="create-endpoint">Add an endpoint</h2>
       <Field id="endpoint-url" label="URL" problem={fields['url']}>
-        <input id="endpoint-url" type="url" value={url} onInput={(event) => setUrl(event.currentTarget.value)} {...invalid('endpoint-url', fields['url'])} />
+        <input
+          id="endpoint-url"
+          type="url"
+          value={url}
+          onInput={(event) => setUrl(event.currentTarget.value)}
+          {...invalid('endpoint-url', fields['url'])}
+        />
       </Field>
       <Field id="endpoint-description" label="Description" problem={fields['description']}>
         <input id="endpoint-description" value={description} onInput={(event) => setDescription(event.currentTarget.value)} />

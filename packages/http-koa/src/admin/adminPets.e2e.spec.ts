@@ -28,7 +28,7 @@ describe("the admin API's animals and key search (what the operator console uses
     expect((await api.admin('GET', `/admin/v1/pets/${id}`)).headers['etag']).toBe(added.headers['etag']);
   });
 
-  it("refuses what the public API refuses, with its messages per field, and stores nothing", async () => {
+  it('refuses what the public API refuses, with its messages per field, and stores nothing', async () => {
     const before = ((await api.admin('GET', '/admin/v1/pets?limit=100')).json as Json[]).length;
     const refused = await add({ name: '', categoryId: 0 });
     expect(refused.status).toBe(400);

@@ -90,7 +90,7 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
       expect(await named('_')).toEqual(['ac_me']);
       expect(await named('acm_')).toEqual([]);
       expect(await named('\\c')).toEqual(['a\\cme']);
-      expect(await named('acme', keys[0]!)).toEqual(['acme-staging']);
+      expect(await named('acme', keys[0])).toEqual(['acme-staging']);
       expect(await store.list({ after: null, limit: 1, nameContains: 'ACME' })).toEqual([keys[0]]);
     });
 

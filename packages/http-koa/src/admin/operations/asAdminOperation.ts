@@ -2,7 +2,7 @@ import type { Clock } from '@petstore/core';
 import type { AdminOperation, PetsOperation } from '../../operations/Operation.js';
 
 /** Who an animal's change made through the admin API is recorded as (idempotency scope, access log's `keyId`). */
-export const ADMIN_ACTOR = 'admin-api';
+const ADMIN_ACTOR = 'admin-api';
 
 /**
  * One of the `/v1` animal operations, admitted with the admin token instead of an API key: same path, input,

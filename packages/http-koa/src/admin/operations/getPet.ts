@@ -8,7 +8,6 @@ export function getPet(store: Pick<PetStore, 'clock' | 'getPet'>): AdminOperatio
   return asAdminOperation(
     getPetWithKey(store),
     store.clock,
-    'One animal by id, with its `ETag` (the tag `PATCH /pets/{petId}` takes in `If-Match`); `If-None-Match` answers ' +
-      '304 while it is unchanged.',
+    'One animal by id, with its `ETag` (the tag `PATCH /pets/{petId}` takes in `If-Match`); `If-None-Match` answers ' + '304 while it is unchanged.',
   );
 }

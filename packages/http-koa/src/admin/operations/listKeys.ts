@@ -22,7 +22,7 @@ export function listKeys(store: Pick<PetStore, 'listApiKeys'>): AdminOperation {
         in: 'query',
         required: false,
         description:
-          "Only keys whose name contains this text (1 to 100 characters): ASCII letters match in either case, every other character exactly.",
+          'Only keys whose name contains this text (1 to 100 characters): ASCII letters match in either case, every other character exactly.',
         schema: { type: 'string', minLength: 1, maxLength: 100 },
         example: 'acme',
       },
