@@ -151,8 +151,17 @@ if (!chromiumAvailable) {
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       await expect(page.evaluate<number>('sessionStorage.length')).resolves.toBe(0);
 
+      // With the keyboard alone: Tab to the token, Enter to sign in, Tab along the sections, Enter to open one.
+      await page.reload();
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(ADMIN_TOKEN);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Keys' }).waitFor();
+
       // A token that stops working (ADMIN_TOKEN changed, say): the next call's 401 brings the sign-in page back.
-      await signIn(page);
       await page.evaluate(`sessionStorage.setItem('petstore-console-token', 'a-token-the-server-no-longer-takes-000000')`);
       await page.reload();
       await expect(page.getByRole('status').innerText()).resolves.toContain('The admin token was refused');
@@ -301,7 +310,8 @@ if (!chromiumAvailable) {
       receiver.body = XSS;
       await createAnimal('Refused');
       await eventually(async () => (await attemptsWith('500')) === 1, { timeoutMs: 15_000, intervalMs: 200 });
-      await page.getByText(XSS).first().waitFor();
+      // The receiver's answer, kept as it came: shown as text.
+      await page.locator('code.response').filter({ hasText: XSS }).waitFor();
       await checkAccessibility(page, 'endpoint');
       await consoleScreenshot(page, 'endpoint');
 

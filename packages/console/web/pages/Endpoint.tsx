@@ -93,7 +93,8 @@ export function Endpoint({ api, id }: { api: AdminApi; id: string }) {
             <th scope="col">Attempt</th>
             <th scope="col">Status</th>
             <th scope="col">Duration</th>
-            <th scope="col">Response or error</th>
+            <th scope="col">Response kept</th>
+            <th scope="col">Error</th>
             <th scope="col">Resend</th>
           </tr>
         </thead>
@@ -106,8 +107,9 @@ export function Endpoint({ api, id }: { api: AdminApi; id: string }) {
               <td>{attempt.statusCode ?? 'no answer'}</td>
               <td>{attempt.durationMs} ms</td>
               <td>
-                <code class="response">{attempt.error ?? attempt.responseBody ?? ''}</code>
+                <code class="response">{attempt.responseBody ?? ''}</code>
               </td>
+              <td>{attempt.error ?? ''}</td>
               <td>
                 <button
                   type="button"
