@@ -2,6 +2,53 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.js';
 
+/** A column of a table: its header, and what a row shows in it. */
+export type Column<T> = readonly [header: string, cell: (row: T) => ComponentChildren];
+
+/** Rows under a caption and column headers; once loaded, `empty` instead when there are none. */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  rowClass,
+  empty,
+}: {
+  caption: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[] | undefined;
+  rowKey: (row: T) => string | number;
+  rowClass?: (row: T) => string;
+  empty: string;
+}) {
+  return (
+    <>
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map(([header]) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows?.map((row) => (
+            <tr key={rowKey(row)} class={rowClass?.(row)}>
+              {columns.map(([header, cell]) => (
+                <td key={header}>{cell(row)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rows?.length === 0 && <p>{empty}</p>}
+    </>
+  );
+}
+
 /** What went wrong, in the API's own words. */
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
@@ -28,9 +75,39 @@ export function Field({ id, label, problem, children }: { id: string; label: str
   );
 }
 
-/** The ARIA attributes of an input the API refused (or not). */
-export const invalid = (id: string, problem: string | undefined) =>
-  problem ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-problem` } : {};
+/** A text input with its label, and the API's message about it when it refused it. */
+export function TextField({
+  id,
+  label,
+  value,
+  onInput,
+  problem,
+  type = 'text',
+  numeric = false,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  problem?: string | undefined;
+  type?: 'text' | 'url' | 'datetime-local';
+  numeric?: boolean;
+}) {
+  return (
+    <Field id={id} label={label} problem={problem}>
+      <input
+        id={id}
+        // Preact types each input type's attributes apart (tsc needs the assertion; these three take the same ones).
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+        type={type as 'text'}
+        inputMode={numeric ? 'numeric' : undefined}
+        value={value}
+        onInput={(event) => onInput(event.currentTarget.value)}
+        {...(problem && { 'aria-invalid': true, 'aria-describedby': `${id}-problem` })}
+      />
+    </Field>
+  );
+}
 
 /** A secret shown this once, with a button that copies it. */
 export function SecretOnce({ label, secret }: { label: string; secret: string }) {

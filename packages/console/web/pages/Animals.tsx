@@ -1,11 +1,18 @@
 import { useState } from 'preact/hooks';
 import { ApiError, type AdminApi } from '../api.js';
-import { asTyped, ErrorNote, Field, invalid, usePages } from '../parts.js';
+import { asTyped, DataTable, ErrorNote, Field, TextField, usePages, type Column } from '../parts.js';
 import { href } from '../route.js';
-import type { PetStatus } from '../types.js';
+import type { Pet, PetStatus } from '../types.js';
 import { useLoad } from '../useLoad.js';
 
 const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+
+const PET_COLUMNS: readonly Column<Pet>[] = [
+  ['Id', (pet) => pet.id],
+  ['Name', (pet) => <a href={href('animals', String(pet.id))}>{pet.name}</a>],
+  ['Category', (pet) => pet.categoryId],
+  ['Status', (pet) => pet.status],
+];
 
 export function Animals({ api }: { api: AdminApi }) {
   const [status, setStatus] = useState<PetStatus | ''>('');
@@ -35,30 +42,13 @@ export function Animals({ api }: { api: AdminApi }) {
         </select>
       </Field>
       <ErrorNote error={listed.error} />
-      <table>
-        <caption>Animals, by id{status && `: ${status}`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Name</th>
-            <th scope="col">Category</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {listed.data?.pets.map((pet) => (
-            <tr key={pet.id}>
-              <td>{pet.id}</td>
-              <td>
-                <a href={href('animals', String(pet.id))}>{pet.name}</a>
-              </td>
-              <td>{pet.categoryId}</td>
-              <td>{pet.status}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {listed.data?.pets.length === 0 && <p>No animals.</p>}
+      <DataTable
+        caption={`Animals, by id${status && `: ${status}`}`}
+        columns={PET_COLUMNS}
+        rows={listed.data?.pets}
+        rowKey={(pet) => pet.id}
+        empty="No animals."
+      />
       {pages.controls(listed.data?.next)}
     </>
   );
@@ -88,18 +78,8 @@ function AddAnimal({ api, onAdded }: { api: AdminApi; onAdded: () => void }) {
   return (
     <form onSubmit={(event) => void add(event)} aria-labelledby="add-animal">
       <h2 id="add-animal">Add an animal</h2>
-      <Field id="pet-name" label="Name" problem={fields['name']}>
-        <input id="pet-name" value={name} onInput={(event) => setName(event.currentTarget.value)} {...invalid('pet-name', fields['name'])} />
-      </Field>
-      <Field id="pet-category" label="Category id" problem={fields['categoryId']}>
-        <input
-          id="pet-category"
-          inputMode="numeric"
-          value={categoryId}
-          onInput={(event) => setCategoryId(event.currentTarget.value)}
-          {...invalid('pet-category', fields['categoryId'])}
-        />
-      </Field>
+      <TextField id="pet-name" label="Name" value={name} onInput={setName} problem={fields['name']} />
+      <TextField id="pet-category" label="Category id" value={categoryId} onInput={setCategoryId} problem={fields['categoryId']} numeric />
       <button type="submit">Add</button>
       {error !== null && !(error instanceof ApiError && error.code === 'validation_error') && <ErrorNote error={error} />}
       {error instanceof ApiError && error.code === 'validation_error' && (

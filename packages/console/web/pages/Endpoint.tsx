@@ -1,9 +1,20 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
-import { ConfirmButton, ErrorNote, SecretOnce, usePages, when } from '../parts.js';
+import { ConfirmButton, DataTable, ErrorNote, SecretOnce, usePages, when, type Column } from '../parts.js';
 import { href } from '../route.js';
-import type { IssuedWebhookEndpoint, WebhookEndpoint } from '../types.js';
+import type { DeliveryAttemptPage, IssuedWebhookEndpoint, WebhookEndpoint } from '../types.js';
+import { endpointState } from './Webhooks.js';
 import { useLoad } from '../useLoad.js';
+
+const ATTEMPT_COLUMNS: readonly Column<DeliveryAttemptPage['attempts'][number]>[] = [
+  ['When', (attempt) => when(attempt.at)],
+  ['Event', (attempt) => attempt.eventId],
+  ['Attempt', (attempt) => attempt.attempt],
+  ['Status', (attempt) => attempt.statusCode ?? 'no answer'],
+  ['Duration', (attempt) => `${attempt.durationMs} ms`],
+  ['Response kept', (attempt) => <code class="response">{attempt.responseBody ?? ''}</code>],
+  ['Error', (attempt) => attempt.error ?? ''],
+];
 
 /** One endpoint: enable or disable it, rotate its secret, delete it; its delivery attempts, and a resend of each event. */
 export function Endpoint({ api, id }: { api: AdminApi; id: string }) {
@@ -44,7 +55,7 @@ export function Endpoint({ api, id }: { api: AdminApi; id: string }) {
             <dt>Description</dt>
             <dd>{endpoint.description || '—'}</dd>
             <dt>State</dt>
-            <dd data-testid="endpoint-state">{endpoint.disabled ? `disabled (${endpoint.disabledReason ?? 'manual'})` : 'enabled'}</dd>
+            <dd data-testid="endpoint-state">{endpointState(endpoint)}</dd>
             <dt>Previous secret signs until</dt>
             <dd>{when(endpoint.previousSecretExpiresAt)}</dd>
           </dl>
@@ -84,54 +95,36 @@ export function Endpoint({ api, id }: { api: AdminApi; id: string }) {
         </button>
       </p>
       <ErrorNote error={deliveries.error} />
-      <table>
-        <caption>Attempts, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Event</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Status</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Response kept</th>
-            <th scope="col">Error</th>
-            <th scope="col">Resend</th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.data?.attempts.map((attempt) => (
-            <tr key={`${attempt.deliveryId}-${attempt.attempt}`} class={attempt.succeeded ? 'ok' : 'failed'}>
-              <td>{when(attempt.at)}</td>
-              <td>{attempt.eventId}</td>
-              <td>{attempt.attempt}</td>
-              <td>{attempt.statusCode ?? 'no answer'}</td>
-              <td>{attempt.durationMs} ms</td>
-              <td>
-                <code class="response">{attempt.responseBody ?? ''}</code>
-              </td>
-              <td>{attempt.error ?? ''}</td>
-              <td>
-                <button
-                  type="button"
-                  aria-label={`Resend ${attempt.eventId}`}
-                  onClick={() =>
-                    void run(
-                      () => api.resend(id, attempt.eventId),
-                      (accepted) => {
-                        setNotice(`Event ${accepted.eventId} queued again (delivery ${accepted.deliveryId}).`);
-                        deliveries.reload();
-                      },
-                    )
-                  }
-                >
-                  Resend
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {deliveries.data?.attempts.length === 0 && <p>No delivery attempts yet.</p>}
+      <DataTable
+        caption="Attempts, newest first"
+        columns={[
+          ...ATTEMPT_COLUMNS,
+          [
+            'Resend',
+            (attempt) => (
+              <button
+                type="button"
+                aria-label={`Resend ${attempt.eventId}`}
+                onClick={() =>
+                  void run(
+                    () => api.resend(id, attempt.eventId),
+                    (accepted) => {
+                      setNotice(`Event ${accepted.eventId} queued again (delivery ${accepted.deliveryId}).`);
+                      deliveries.reload();
+                    },
+                  )
+                }
+              >
+                Resend
+              </button>
+            ),
+          ],
+        ]}
+        rows={deliveries.data?.attempts}
+        rowKey={(attempt) => `${attempt.deliveryId}-${attempt.attempt}`}
+        rowClass={(attempt) => (attempt.succeeded ? 'ok' : 'failed')}
+        empty="No delivery attempts yet."
+      />
       {pages.controls(deliveries.data?.nextCursor)}
     </>
   );

@@ -1,6 +1,14 @@
 import type { AdminApi } from '../api.js';
-import { ErrorNote, usePages, when } from '../parts.js';
+import { DataTable, ErrorNote, usePages, when, type Column } from '../parts.js';
+import type { StoreEventPage } from '../types.js';
 import { useLoad } from '../useLoad.js';
+
+const EVENT_COLUMNS: readonly Column<StoreEventPage['events'][number]>[] = [
+  ['When', (event) => when(event.timestamp)],
+  ['Id', (event) => event.id],
+  ['Type', (event) => event.type],
+  ['Data', (event) => <code>{JSON.stringify(event.data)}</code>],
+];
 
 /** The recorded events, newest first, with the payload their webhooks carry. */
 export function Events({ api }: { api: AdminApi }) {
@@ -10,30 +18,13 @@ export function Events({ api }: { api: AdminApi }) {
     <>
       <h1>Events</h1>
       <ErrorNote error={listed.error} />
-      <table>
-        <caption>Events, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Id</th>
-            <th scope="col">Type</th>
-            <th scope="col">Data</th>
-          </tr>
-        </thead>
-        <tbody>
-          {listed.data?.events.map((event) => (
-            <tr key={event.id}>
-              <td>{when(event.timestamp)}</td>
-              <td>{event.id}</td>
-              <td>{event.type}</td>
-              <td>
-                <code>{JSON.stringify(event.data)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {listed.data?.events.length === 0 && <p>No events yet.</p>}
+      <DataTable
+        caption="Events, newest first"
+        columns={EVENT_COLUMNS}
+        rows={listed.data?.events}
+        rowKey={(event) => event.id}
+        empty="No events yet."
+      />
       {pages.controls(listed.data?.nextCursor)}
     </>
   );

@@ -1,10 +1,23 @@
 import { useState } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
-import { ConfirmButton, ErrorNote, Field, SecretOnce, when } from '../parts.js';
+import { ConfirmButton, DataTable, ErrorNote, SecretOnce, TextField, when, type Column } from '../parts.js';
 import { href } from '../route.js';
-import type { ApiKey, IssuedApiKey } from '../types.js';
+import type { ApiKey, AuditEventPage, IssuedApiKey } from '../types.js';
 import { UsageChart } from '../UsageChart.js';
 import { useLoad } from '../useLoad.js';
+
+const AUDIT_COLUMNS: readonly Column<AuditEventPage['events'][number]>[] = [
+  ['When', (event) => when(event.at)],
+  ['Action', (event) => event.action],
+  ['By', (event) => event.actor],
+  [
+    'Changes',
+    (event) =>
+      Object.entries(event.changes)
+        .map(([field, change]) => `${field}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`)
+        .join('; '),
+  ],
+];
 
 /** One key: its settings and state, usage over the last 30 days, the audit trail, and what can be done to it. */
 export function Key({ api, id }: { api: AdminApi; id: string }) {
@@ -71,9 +84,7 @@ export function Key({ api, id }: { api: AdminApi; id: string }) {
               }, setError);
             }}
           >
-            <Field id="grace" label="Old secret keeps working for (seconds)">
-              <input id="grace" inputMode="numeric" value={grace} onInput={(event) => setGrace(event.currentTarget.value)} />
-            </Field>
+            <TextField id="grace" label="Old secret keeps working for (seconds)" value={grace} onInput={setGrace} numeric />
             <button type="submit" disabled={shown.status === 'revoked'}>
               Rotate the secret
             </button>
@@ -108,31 +119,13 @@ export function Key({ api, id }: { api: AdminApi; id: string }) {
       {usage.data && shown && <UsageChart usage={usage.data} perDay={shown.limits.perDay} />}
       <h2>Audit trail</h2>
       <ErrorNote error={audit.error} />
-      <table>
-        <caption>Administrative actions on this key, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Action</th>
-            <th scope="col">By</th>
-            <th scope="col">Changes</th>
-          </tr>
-        </thead>
-        <tbody>
-          {audit.data?.events.map((event) => (
-            <tr key={event.id}>
-              <td>{when(event.at)}</td>
-              <td>{event.action}</td>
-              <td>{event.actor}</td>
-              <td>
-                {Object.entries(event.changes)
-                  .map(([field, change]) => `${field}: ${JSON.stringify(change.before)} → ${JSON.stringify(change.after)}`)
-                  .join('; ')}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Administrative actions on this key, newest first"
+        columns={AUDIT_COLUMNS}
+        rows={audit.data?.events}
+        rowKey={(event) => event.id}
+        empty="No actions recorded."
+      />
     </>
   );
 }

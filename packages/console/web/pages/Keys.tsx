@@ -1,12 +1,21 @@
 import { useState } from 'preact/hooks';
 import { ApiError, type AdminApi } from '../api.js';
-import { asTyped, ErrorNote, Field, invalid, SecretOnce, usePages, when } from '../parts.js';
+import { asTyped, DataTable, ErrorNote, Field, SecretOnce, TextField, usePages, when, type Column } from '../parts.js';
 import { href } from '../route.js';
-import type { IssuedApiKey, NewApiKey } from '../types.js';
+import type { ApiKey, IssuedApiKey, NewApiKey } from '../types.js';
 import { useLoad } from '../useLoad.js';
 
 const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
 const SCOPES = ['pets:read', 'pets:write'] as const;
+
+const KEY_COLUMNS: readonly Column<ApiKey>[] = [
+  ['Name', (key) => <a href={href('keys', key.id)}>{key.name || key.id}</a>],
+  ['Plan', (key) => key.plan],
+  ['Scopes', (key) => key.scopes.join(', ')],
+  ['State', (key) => key.status],
+  ['Last use', (key) => when(key.lastUsedAt)],
+  ['Expires', (key) => when(key.expiresAt)],
+];
 
 export function Keys({ api }: { api: AdminApi }) {
   const [search, setSearch] = useState('');
@@ -33,34 +42,13 @@ export function Keys({ api }: { api: AdminApi }) {
         <button type="submit">Search</button>
       </form>
       <ErrorNote error={listed.error} />
-      <table>
-        <caption>Keys, oldest first{name && `, whose name contains "${name}"`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Plan</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">State</th>
-            <th scope="col">Last use</th>
-            <th scope="col">Expires</th>
-          </tr>
-        </thead>
-        <tbody>
-          {listed.data?.keys.map((key) => (
-            <tr key={key.id}>
-              <td>
-                <a href={href('keys', key.id)}>{key.name || key.id}</a>
-              </td>
-              <td>{key.plan}</td>
-              <td>{key.scopes.join(', ')}</td>
-              <td>{key.status}</td>
-              <td>{when(key.lastUsedAt)}</td>
-              <td>{when(key.expiresAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {listed.data?.keys.length === 0 && <p>No keys.</p>}
+      <DataTable
+        caption={`Keys, oldest first${name && `, whose name contains "${name}"`}`}
+        columns={KEY_COLUMNS}
+        rows={listed.data?.keys}
+        rowKey={(key) => key.id}
+        empty="No keys."
+      />
       {pages.controls(listed.data?.nextCursor)}
     </>
   );
@@ -71,9 +59,10 @@ function CreateKey({ api, onCreated }: { api: AdminApi; onCreated: () => void })
   const [error, setError] = useState<unknown>(null);
   const [issued, setIssued] = useState<IssuedApiKey | null>(null);
   const fields = error instanceof ApiError ? error.fields : {};
-  const set = (field: keyof typeof form) => (event: Event) => {
-    const input = event.currentTarget as HTMLInputElement;
-    setForm({ ...form, [field]: input.type === 'checkbox' ? input.checked : input.value });
+  const set = (field: keyof typeof form) => (value: string | boolean) => setForm({ ...form, [field]: value });
+  const fromEvent = (field: keyof typeof form) => (event: Event) => {
+    const input = event.currentTarget as HTMLInputElement | HTMLSelectElement;
+    set(field)(input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input.value);
   };
 
   async function create(event: Event) {
@@ -99,11 +88,9 @@ function CreateKey({ api, onCreated }: { api: AdminApi; onCreated: () => void })
   return (
     <form onSubmit={(event) => void create(event)} aria-labelledby="create-key">
       <h2 id="create-key">Create a key</h2>
-      <Field id="key-name" label="Name" problem={fields['name']}>
-        <input id="key-name" value={form.name} onInput={set('name')} {...invalid('key-name', fields['name'])} />
-      </Field>
+      <TextField id="key-name" label="Name" value={form.name} onInput={set('name')} problem={fields['name']} />
       <Field id="key-plan" label="Plan" problem={fields['plan']}>
-        <select id="key-plan" value={form.plan} onChange={set('plan')}>
+        <select id="key-plan" value={form.plan} onChange={fromEvent('plan')}>
           {PLANS.map((plan) => (
             <option key={plan}>{plan}</option>
           ))}
@@ -112,34 +99,37 @@ function CreateKey({ api, onCreated }: { api: AdminApi; onCreated: () => void })
       <fieldset>
         <legend>Scopes</legend>
         <label>
-          <input type="checkbox" checked={form.read} onChange={set('read')} /> pets:read
+          <input type="checkbox" checked={form.read} onChange={fromEvent('read')} /> pets:read
         </label>{' '}
         <label>
-          <input type="checkbox" checked={form.write} onChange={set('write')} /> pets:write
+          <input type="checkbox" checked={form.write} onChange={fromEvent('write')} /> pets:write
         </label>
         {fields['scopes'] && <span class="problem">{fields['scopes']}</span>}
       </fieldset>
-      <Field id="key-per-minute" label="Requests per minute (empty: the plan's)" problem={fields['perMinute']}>
-        <input
-          id="key-per-minute"
-          inputMode="numeric"
-          value={form.perMinute}
-          onInput={set('perMinute')}
-          {...invalid('key-per-minute', fields['perMinute'])}
-        />
-      </Field>
-      <Field id="key-per-day" label="Requests per day (empty: the plan's)" problem={fields['perDay']}>
-        <input id="key-per-day" inputMode="numeric" value={form.perDay} onInput={set('perDay')} {...invalid('key-per-day', fields['perDay'])} />
-      </Field>
-      <Field id="key-expires" label="Expires (empty: never)" problem={fields['expiresAt']}>
-        <input
-          id="key-expires"
-          type="datetime-local"
-          value={form.expiresAt}
-          onInput={set('expiresAt')}
-          {...invalid('key-expires', fields['expiresAt'])}
-        />
-      </Field>
+      <TextField
+        id="key-per-minute"
+        label="Requests per minute (empty: the plan's)"
+        value={form.perMinute}
+        onInput={set('perMinute')}
+        problem={fields['perMinute']}
+        numeric
+      />
+      <TextField
+        id="key-per-day"
+        label="Requests per day (empty: the plan's)"
+        value={form.perDay}
+        onInput={set('perDay')}
+        problem={fields['perDay']}
+        numeric
+      />
+      <TextField
+        id="key-expires"
+        label="Expires (empty: never)"
+        type="datetime-local"
+        value={form.expiresAt}
+        onInput={set('expiresAt')}
+        problem={fields['expiresAt']}
+      />
       <button type="submit">Create key</button>
       <ErrorNote error={error} />
       {issued && <SecretOnce label={`Key ${issued.name || issued.id} created.`} secret={issued.key} />}

@@ -1,11 +1,21 @@
 import { useState } from 'preact/hooks';
 import { ApiError, type AdminApi } from '../api.js';
-import { ErrorNote, Field, invalid, SecretOnce, usePages, when } from '../parts.js';
+import { DataTable, ErrorNote, SecretOnce, TextField, usePages, when, type Column } from '../parts.js';
 import { href } from '../route.js';
-import type { IssuedWebhookEndpoint, NewWebhookEndpoint } from '../types.js';
+import type { IssuedWebhookEndpoint, NewWebhookEndpoint, WebhookEndpoint } from '../types.js';
 import { useLoad } from '../useLoad.js';
 
 const EVENT_TYPES = ['pet.created', 'pet.updated'] as const;
+
+export const endpointState = (endpoint: WebhookEndpoint) => (endpoint.disabled ? `disabled (${endpoint.disabledReason ?? 'manual'})` : 'enabled');
+
+const ENDPOINT_COLUMNS: readonly Column<WebhookEndpoint>[] = [
+  ['URL', (endpoint) => <a href={href('webhooks', endpoint.id)}>{endpoint.url}</a>],
+  ['Events', (endpoint) => endpoint.eventTypes.join(', ')],
+  ['Description', (endpoint) => endpoint.description],
+  ['State', endpointState],
+  ['Created', (endpoint) => when(endpoint.createdAt)],
+];
 
 export function Webhooks({ api }: { api: AdminApi }) {
   const pages = usePages();
@@ -16,32 +26,13 @@ export function Webhooks({ api }: { api: AdminApi }) {
       <CreateEndpoint api={api} onCreated={listed.reload} />
       <h2>Endpoints</h2>
       <ErrorNote error={listed.error} />
-      <table>
-        <caption>Webhook endpoints, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Description</th>
-            <th scope="col">State</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {listed.data?.endpoints.map((endpoint) => (
-            <tr key={endpoint.id}>
-              <td>
-                <a href={href('webhooks', endpoint.id)}>{endpoint.url}</a>
-              </td>
-              <td>{endpoint.eventTypes.join(', ')}</td>
-              <td>{endpoint.description}</td>
-              <td>{endpoint.disabled ? `disabled (${endpoint.disabledReason ?? 'manual'})` : 'enabled'}</td>
-              <td>{when(endpoint.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {listed.data?.endpoints.length === 0 && <p>No endpoints.</p>}
+      <DataTable
+        caption="Webhook endpoints, oldest first"
+        columns={ENDPOINT_COLUMNS}
+        rows={listed.data?.endpoints}
+        rowKey={(endpoint) => endpoint.id}
+        empty="No endpoints."
+      />
       {pages.controls(listed.data?.nextCursor)}
     </>
   );
@@ -71,18 +62,8 @@ function CreateEndpoint({ api, onCreated }: { api: AdminApi; onCreated: () => vo
   return (
     <form onSubmit={(event) => void create(event)} aria-labelledby="create-endpoint">
       <h2 id="create-endpoint">Add an endpoint</h2>
-      <Field id="endpoint-url" label="URL" problem={fields['url']}>
-        <input
-          id="endpoint-url"
-          type="url"
-          value={url}
-          onInput={(event) => setUrl(event.currentTarget.value)}
-          {...invalid('endpoint-url', fields['url'])}
-        />
-      </Field>
-      <Field id="endpoint-description" label="Description" problem={fields['description']}>
-        <input id="endpoint-description" value={description} onInput={(event) => setDescription(event.currentTarget.value)} />
-      </Field>
+      <TextField id="endpoint-url" label="URL" type="url" value={url} onInput={setUrl} problem={fields['url']} />
+      <TextField id="endpoint-description" label="Description" value={description} onInput={setDescription} problem={fields['description']} />
       <fieldset>
         <legend>Events</legend>
         {EVENT_TYPES.map((type) => (
