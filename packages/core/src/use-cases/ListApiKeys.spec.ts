@@ -79,6 +79,8 @@ describe('ListApiKeys', () => {
     [{ name: '' }, 'name'],
     [{ name: 'x'.repeat(101) }, 'name'],
     [{ name: 7 }, 'name'],
+    [{ name: 'a\u0000b' }, 'name'],
+    [{ name: '\ud800' }, 'name'],
     [{ name: ['a', 'b'] }, 'name'],
   ])('refuses the query %p', async (query, field) => {
     await expect(store.listApiKeys.execute(query)).rejects.toMatchObject({ code: 'validation_error', details: [{ field }] });

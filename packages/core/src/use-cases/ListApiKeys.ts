@@ -2,6 +2,7 @@ import type { KeyView } from '../access/KeyView.js';
 import { parsePageQuery } from '../access/parsePageQuery.js';
 import { encodePositionCursor } from '../access/PositionCursor.js';
 import { ValidationError } from '../errors/ValidationError.js';
+import { codePointCount, displayedTextProblem } from '../input/displayedText.js';
 import type { KeyStore } from '../ports/KeyStore.js';
 import type { KeyViews } from './KeyViews.js';
 
@@ -29,8 +30,13 @@ export class ListApiKeys {
     // A cursor continues the listing it came from: the search is part of it.
     const listing = typeof name === 'string' ? `keys|${name}` : 'keys';
     const { query, problems } = parsePageQuery(input, listing, ['name']);
-    if (name !== undefined && !Array.isArray(name) && (typeof name !== 'string' || name.length === 0 || [...name].length > NAME_FILTER_MAX))
-      problems.push({ field: 'name', message: `name must be text of 1 to ${NAME_FILTER_MAX} characters to look for in the keys' names` });
+    if (name !== undefined && !Array.isArray(name)) {
+      const problem =
+        typeof name !== 'string' || name.length === 0 || codePointCount(name) > NAME_FILTER_MAX
+          ? `name must be text of 1 to ${NAME_FILTER_MAX} characters to look for in the keys' names`
+          : displayedTextProblem('name', name);
+      if (problem !== null) problems.push({ field: 'name', message: problem });
+    }
     if (problems.length > 0) throw new ValidationError(problems);
     const after = query.after && { createdAt: query.after.at, id: query.after.id };
     const found = await this.keys.list({ after, limit: query.limit + 1, ...(typeof name === 'string' && { nameContains: name }) });
