@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List keys
-         * @description Every key, oldest first, revoked ones included; `nextCursor` leads to the next page. Never a secret.
+         * @description Every key, oldest first, revoked ones included, or only those whose name contains `name`; `nextCursor` leads to the next page of the same listing. Never a secret.
          */
         get: operations["listKeys"];
         put?: never;
@@ -30,7 +30,7 @@ export interface paths {
         options: operations["optionsKeys"];
         /**
          * List keys (headers only)
-         * @description The headers `GET` would answer with, without the body. Every key, oldest first, revoked ones included; `nextCursor` leads to the next page. Never a secret.
+         * @description The headers `GET` would answer with, without the body. Every key, oldest first, revoked ones included, or only those whose name contains `name`; `nextCursor` leads to the next page of the same listing. Never a secret.
          */
         head: operations["listKeysHead"];
         patch?: never;
@@ -1512,6 +1512,11 @@ export interface operations {
                  * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
                  */
                 cursor?: string;
+                /**
+                 * @description Only keys whose name contains this text (1 to 100 characters): ASCII letters match in either case, every other character exactly.
+                 * @example acme
+                 */
+                name?: string;
             };
             header?: never;
             path?: never;
@@ -2009,6 +2014,11 @@ export interface operations {
                  * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
                  */
                 cursor?: string;
+                /**
+                 * @description Only keys whose name contains this text (1 to 100 characters): ASCII letters match in either case, every other character exactly.
+                 * @example acme
+                 */
+                name?: string;
             };
             header?: never;
             path?: never;
@@ -7614,26 +7624,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The operation has been removed (after its sunset). */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "gone",
-                     *       "message": "What went wrong, for people.",
-                     *       "status": 410
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "gone";
-                    };
-                };
-            };
             /** @description An `Expect` other than `100-continue`. */
             417: {
                 headers: {
@@ -7831,14 +7821,6 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             /** @description The request did not arrive in time (the connection is closed). */
             408: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The operation has been removed (after its sunset). */
-            410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -14,6 +14,8 @@ export function asAdminOperation(operation: PetsOperation, clock: Pick<Clock, 'n
   return {
     ...declared,
     admission: 'admin-token',
+    // Gone is the answer of a deprecated operation after its sunset.
+    errors: declared.errors.filter((code) => code !== 'gone'),
     description,
     run(ctx, request) {
       // What the /v1 interface's admission sets: the instant a write is judged at, and the idempotency scope.
