@@ -86,6 +86,10 @@ describe('the admin client against the built server', () => {
     expect(second.pets[0]!.id).toBeGreaterThan(first.pets[0]!.id);
 
     const overview = await admin.getOverview();
-    expect(overview).toMatchObject({ requests: { answered: expect.any(Number), rateLimited: 0 }, webhooks: { pending: 0, undispatched: 0 } });
+    expect(overview).toMatchObject({
+      requests: { answered: expect.any(Number), rateLimited: 0 },
+      webhooks: { pending: expect.any(Number), undispatched: expect.any(Number), lagSeconds: expect.any(Number) },
+    });
+    expect(Date.parse(overview.since)).toBeLessThanOrEqual(Date.parse(overview.at));
   });
 });
