@@ -1,5 +1,6 @@
 import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
 import { MIN_ADMIN_TOKEN_LENGTH } from '@petstore/http-koa';
+import { KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import {
   DATABASE_POOL_MODES,
   DATABASE_URL_FORMS,
@@ -39,6 +40,8 @@ export interface Config {
   corsOrigins: string[];
   /** How long an API key lookup is cached: the bound on how late a revocation takes effect. */
   keyCacheTtlMs: number;
+  /** How often the keys' usage per day and last use are written (KEY_USAGE_FLUSH_MS): how far behind the admin API's usage is. */
+  keyUsageFlushMs: number;
   /** How long a shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
   /** Slow clients: the headers, and the whole request, must arrive within these. */
@@ -347,6 +350,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: metricsHost(env),
     corsOrigins: corsOrigins(env),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 2_000, 0, 5_000),
+    keyUsageFlushMs: integer(env, 'KEY_USAGE_FLUSH_MS', KEY_USAGE_FLUSH_INTERVAL_MS, 100, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 120_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 300_000),

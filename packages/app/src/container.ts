@@ -13,6 +13,7 @@ import {
   type PetStore,
   type RateLimitStore,
 } from '@petstore/core';
+import { CONSOLE_DIRECTORY } from '@petstore/console';
 import { createAdminApp, createHttpApp, type ListingRevision, type ResponseRecord } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
@@ -35,7 +36,7 @@ import { Container, ContainerModule, type ServiceIdentifier } from 'inversify';
 import { pino, type Logger } from 'pino';
 import { adminUrl, listeningUrl, type Config } from './config.js';
 import { credentialRedactor, type CredentialRedactor } from './credentialRedactor.js';
-import { flushKeyUsagePeriodically, KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
+import { flushKeyUsagePeriodically } from './flushKeyUsage.js';
 import { Metrics } from './metrics.js';
 import { oncePer } from './oncePer.js';
 import { TOKENS, type ReadinessCheck, type TracingHooks } from './tokens.js';
@@ -243,7 +244,7 @@ function useCasesModule(config: Config): ContainerModule {
             deliveryObserver: observedDeliveries(metrics, tracing),
           },
         );
-        stopFlushing = flushKeyUsagePeriodically(petStore.keyUsageRecorder, KEY_USAGE_FLUSH_INTERVAL_MS, (error) =>
+        stopFlushing = flushKeyUsagePeriodically(petStore.keyUsageRecorder, config.keyUsageFlushMs, (error) =>
           logger.warn({ err: error }, "could not write the keys' usage: retrying at the next flush"),
         );
         return petStore;
@@ -365,9 +366,10 @@ function httpModule(config: Config): ContainerModule {
     bind(TOKENS.AdminApp).toResolvedValue(
       (petStore: PetStore, logger: Logger, metrics: Metrics, adminBaseUrl: string, tracing: TracingHooks | null) =>
         createAdminApp(
-          { ...petStore, adminBaseUrl },
+          { ...petStore, adminBaseUrl, readOverview: () => metrics.overview() },
           {
             token: admin.token,
+            consoleDirectory: CONSOLE_DIRECTORY,
             onInternalError: (error, request) =>
               logger.error({ err: error, requestId: request.requestId, method: request.method, route: request.route }, 'internal error (admin API)'),
             onResponse: onResponseOf(metrics, logger, 'admin request', redactor, tracing),

@@ -1,8 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DeliveryAttempt } from '@petstore/core';
-import type { ResponseRecord } from '@petstore/http-koa';
+import type { ResponseRecord, ServiceOverview } from '@petstore/http-koa';
 
 type Label = 'method' | 'route' | 'status';
+type WebhookBacklog = ServiceOverview['webhooks'];
+
+/** The route templates of the admin listener (the admin API, the console): its answers are not the service's traffic. */
+const ADMIN_ROUTES = ['/admin/', '/console'];
 
 /** Prometheus metrics of the server, on a registry of its own. */
 export class Metrics {
@@ -40,16 +44,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(webhookBacklog?: () => Promise<{ pending: number; undispatched: number; lagSeconds: number }>) {
+  private readonly startedAt = new Date();
+  private readonly readBacklog: () => Promise<WebhookBacklog>;
+
+  constructor(webhookBacklog?: () => Promise<WebhookBacklog>) {
     collectDefaultMetrics({ register: this.registry });
-    if (!webhookBacklog) return;
     // Read from the database when scraped (every instance reports the same shared queue), once per scrape: the
     // registry collects the three gauges side by side, and they share the read under way.
-    let reading: ReturnType<typeof webhookBacklog> | null = null;
-    const read = () =>
-      (reading ??= webhookBacklog()
+    let reading: Promise<WebhookBacklog> | null = null;
+    const read = (this.readBacklog = () =>
+      (reading ??= (webhookBacklog?.() ?? Promise.resolve({ pending: 0, undispatched: 0, lagSeconds: 0 }))
         .catch(() => ({ pending: Number.NaN, undispatched: Number.NaN, lagSeconds: Number.NaN }))
-        .finally(() => (reading = null)));
+        .finally(() => (reading = null))));
+    if (!webhookBacklog) return;
     const gauges = [
       [
         'petstore_webhook_queue_depth',
@@ -76,6 +83,19 @@ export class Metrics {
           this.set((await read())[field]);
         },
       });
+  }
+
+  /** The admin API's `GET /overview`: this instance's `/v1` answers and `429`s since it started, and the backlog. */
+  async overview(): Promise<ServiceOverview> {
+    const [requests, webhooks] = await Promise.all([this.requests.get(), this.readBacklog()]);
+    let answered = 0;
+    let rateLimited = 0;
+    for (const { labels, value } of requests.values) {
+      if (ADMIN_ROUTES.some((prefix) => String(labels.route).startsWith(prefix))) continue;
+      answered += value;
+      if (labels.status === '429') rateLimited += value;
+    }
+    return { at: new Date(), since: this.startedAt, requests: { answered, rateLimited }, webhooks };
   }
 
   webhookAttempt(attempt: DeliveryAttempt): void {

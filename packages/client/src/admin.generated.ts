@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List keys
-         * @description Every key, oldest first, revoked ones included; `nextCursor` leads to the next page. Never a secret.
+         * @description Every key, oldest first, revoked ones included, or only those whose name contains `name`; `nextCursor` leads to the next page of the same listing. Never a secret.
          */
         get: operations["listKeys"];
         put?: never;
@@ -30,7 +30,7 @@ export interface paths {
         options: operations["optionsKeys"];
         /**
          * List keys (headers only)
-         * @description The headers `GET` would answer with, without the body. Every key, oldest first, revoked ones included; `nextCursor` leads to the next page. Never a secret.
+         * @description The headers `GET` would answer with, without the body. Every key, oldest first, revoked ones included, or only those whose name contains `name`; `nextCursor` leads to the next page of the same listing. Never a secret.
          */
         head: operations["listKeysHead"];
         patch?: never;
@@ -365,6 +365,98 @@ export interface paths {
          * @description The headers `GET` would answer with, without the body. Every change to an animal, newest first: `pet.created` and `pet.updated`, each with the payload its webhooks carry. Each is recorded in the same transaction as its change.
          */
         head: operations["listEventsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List animals
+         * @description One page of animals, ascending by id, optionally of one status, exactly as `GET /v1/pets` answers it (same parameters, `Link` to the next page, `ETag`), with the admin token instead of an API key: no quota is counted.
+         */
+        get: operations["listPets"];
+        put?: never;
+        /**
+         * Add an animal
+         * @description Adds an animal exactly as `POST /v1/pets` does (same rules, same validation errors, `Location` and `ETag`), with the admin token instead of an API key. Recorded in the event log (`pet.created`) and sent to the webhook endpoints like any other change. An `Idempotency-Key` is scoped to the admin API.
+         */
+        post: operations["createPet"];
+        delete?: never;
+        /**
+         * The methods /pets answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsPets"];
+        /**
+         * List animals (headers only)
+         * @description The headers `GET` would answer with, without the body. One page of animals, ascending by id, optionally of one status, exactly as `GET /v1/pets` answers it (same parameters, `Link` to the next page, `ETag`), with the admin token instead of an API key: no quota is counted.
+         */
+        head: operations["listPetsHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an animal (deprecated)
+         * @description One animal by id, with its `ETag` (the tag `PATCH /pets/{petId}` takes in `If-Match`); `If-None-Match` answers 304 while it is unchanged.
+         */
+        get: operations["getPet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods /pets/{petId} answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsPetsPetId"];
+        /**
+         * Get an animal (deprecated) (headers only)
+         * @description The headers `GET` would answer with, without the body. One animal by id, with its `ETag` (the tag `PATCH /pets/{petId}` takes in `If-Match`); `If-None-Match` answers 304 while it is unchanged.
+         */
+        head: operations["getPetHead"];
+        /**
+         * Change an animal
+         * @description Changes an animal's name, category or status exactly as `PATCH /v1/pets/{petId}` does, with the admin token: statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`, and `sold` is final (409 `invalid_transition` names the current status and those allowed next). With `If-Match`, the change is made only if the animal still has that tag, else 412 with its current `ETag`. Recorded in the event log and sent to the webhook endpoints like any other change.
+         */
+        patch: operations["updatePet"];
+        trace?: never;
+    };
+    "/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's traffic and webhook backlog
+         * @description What the metrics endpoint also shows, as JSON: how many `/v1` requests this instance answered since it started and how many of them were `429`, and the webhook backlog (pending deliveries, undispatched events, lag). Read it twice to get a rate.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * The methods /overview answers
+         * @description Answers `204` with `Allow`.
+         */
+        options: operations["optionsOverview"];
+        /**
+         * The service's traffic and webhook backlog (headers only)
+         * @description The headers `GET` would answer with, without the body. What the metrics endpoint also shows, as JSON: how many `/v1` requests this instance answered since it started and how many of them were `429`, and the webhook backlog (pending deliveries, undispatched events, lag). Read it twice to get a rate.
+         */
+        head: operations["getOverviewHead"];
         patch?: never;
         trace?: never;
     };
@@ -1092,12 +1184,7 @@ export interface components {
                  * @description The category the animal belongs to.
                  */
                 categoryId: number;
-                /**
-                 * @description Availability of the animal.
-                 * @example available
-                 * @enum {string}
-                 */
-                status: "available" | "pending" | "sold";
+                status: components["schemas"]["PetStatus"];
                 version: number;
                 /**
                  * @example {
@@ -1163,6 +1250,135 @@ export interface components {
             deliveryId: number;
             eventId: string;
             endpointId: string;
+        };
+        /**
+         * @description Availability of the animal.
+         * @example available
+         * @enum {string}
+         */
+        PetStatus: "available" | "pending" | "sold";
+        /**
+         * @description An animal available for adoption.
+         * @example {
+         *       "id": 1,
+         *       "name": "Rex",
+         *       "categoryId": 2,
+         *       "status": "available"
+         *     }
+         */
+        Pet: {
+            /**
+             * Format: int64
+             * @description Assigned by the service on creation.
+             */
+            id: number;
+            /** @description At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters). */
+            name: string;
+            /**
+             * Format: int64
+             * @description The category the animal belongs to.
+             */
+            categoryId: number;
+            status: components["schemas"]["PetStatus"];
+        };
+        /**
+         * @description An animal to add; the service assigns its id.
+         * @example {
+         *       "name": "Rex",
+         *       "categoryId": 2
+         *     }
+         */
+        NewPet: {
+            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators. */
+            name: string;
+            /**
+             * Format: int64
+             * @description The category the animal belongs to.
+             */
+            categoryId: number;
+            /**
+             * @description Defaults to `available`.
+             * @example available
+             * @enum {string}
+             */
+            status?: "available" | "pending" | "sold";
+        };
+        /**
+         * @description A change to an animal, as a JSON Merge Patch (RFC 7396): the fields given change, the others stay. Every field follows the rules of a new animal; `null` is refused (no field can be removed), and so is `id`.
+         * @example {
+         *       "status": "pending"
+         *     }
+         */
+        PetPatch: {
+            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators. */
+            name?: string;
+            /**
+             * Format: int64
+             * @description The category the animal belongs to.
+             */
+            categoryId?: number;
+            /**
+             * @description The new status: `available` -> `pending` or `sold`; `pending` -> `available` or `sold`; `sold` is final.
+             * @example available
+             * @enum {string}
+             */
+            status?: "available" | "pending" | "sold";
+        };
+        /**
+         * @description One page of animals, ascending by id.
+         * @example [
+         *       {
+         *         "id": 1,
+         *         "name": "Rex",
+         *         "categoryId": 2,
+         *         "status": "available"
+         *       }
+         *     ]
+         */
+        Pets: components["schemas"]["Pet"][];
+        /**
+         * @description This instance's traffic and the webhook backlog, read now: request counts are cumulative since the instance started (a rate is the difference of two readings over their `at`), the backlog is the shared queue.
+         * @example {
+         *       "at": "2026-11-28T12:00:05.000Z",
+         *       "since": "2026-11-28T08:00:00.000Z",
+         *       "requests": {
+         *         "answered": 182340,
+         *         "rateLimited": 312
+         *       },
+         *       "webhooks": {
+         *         "pending": 4,
+         *         "undispatched": 0,
+         *         "lagSeconds": 0.2
+         *       }
+         *     }
+         */
+        Overview: {
+            /**
+             * Format: date-time
+             * @description When it was read.
+             */
+            at: string;
+            /**
+             * Format: date-time
+             * @description When this instance started counting.
+             */
+            since: string;
+            /** @description `/v1` answers of this instance since `since`. */
+            requests: {
+                /** @description Every answer. */
+                answered: number;
+                /** @description Answers `429` (`rate_limited` or `key_banned`). */
+                rateLimited: number;
+            };
+            /** @description The webhook delivery queue, across every instance. */
+            webhooks: {
+                /** @description Deliveries waiting for an attempt (due now, or later on the retry schedule). */
+                pending: number;
+                /** @description Events recorded but not yet turned into deliveries. */
+                undispatched: number;
+                /** @description How long the oldest due delivery or undispatched event has waited. */
+                lagSeconds: number;
+            };
         };
         /**
          * @description The body of every error answer.
@@ -1263,6 +1479,21 @@ export interface components {
          * @example https://api.example.com/v1/pets/1
          */
         Location: string;
+        /**
+         * @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key.
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
+        /**
+         * @description Strong entity tag of this representation, the same on every instance; it changes with every change to what it shows. Send it back in `If-None-Match` (reads) or `If-Match` (changes); on a 412, the animal's current tag.
+         * @example "k3v9XxYc2dGq1eWf0aZbQw"
+         */
+        ETag: string;
+        /**
+         * @description `<url>; rel="next"` when another page exists; on a deprecated operation, also its `rel="successor-version"`.
+         * @example <https://api.example.com/v1/pets?limit=20&cursor=YzEuMjAuYWJj>; rel="next"
+         */
+        Link: string;
     };
     pathItems: never;
 }
@@ -1281,6 +1512,11 @@ export interface operations {
                  * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
                  */
                 cursor?: string;
+                /**
+                 * @description Only keys whose name contains this text (1 to 100 characters): ASCII letters match in either case, every other character exactly.
+                 * @example acme
+                 */
+                name?: string;
             };
             header?: never;
             path?: never;
@@ -1778,6 +2014,11 @@ export interface operations {
                  * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
                  */
                 cursor?: string;
+                /**
+                 * @description Only keys whose name contains this text (1 to 100 characters): ASCII letters match in either case, every other character exactly.
+                 * @example acme
+                 */
+                name?: string;
             };
             header?: never;
             path?: never;
@@ -6547,6 +6788,1639 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listPets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many animals at most.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Only animals with this status.
+                 * @example available
+                 */
+                status?: "available" | "pending" | "sold";
+                /**
+                 * @description Opaque; from the `Link: rel="next"` of the previous page, with the same `status` (the example is the start of the `available` listing).
+                 * @example YzEuMC5RV3hQYk5IbUF3NnA
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of animals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Rex",
+                     *         "categoryId": 2,
+                     *         "status": "available"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Pets"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createPet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Scoped to the API key, kept 24 hours: a retry with the same key and request replays the first answer.
+                 * @example order-7f3a2c
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The animal to add. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewPet"];
+            };
+        };
+        responses: {
+            /** @description The animal, with its service-assigned id. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Rex",
+                     *       "categoryId": 2,
+                     *       "status": "available"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_in_progress",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes (after decompression). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsPets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, POST, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    listPetsHead: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many animals at most.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Only animals with this status.
+                 * @example available
+                 */
+                status?: "available" | "pending" | "sold";
+                /**
+                 * @description Opaque; from the `Link: rel="next"` of the previous page, with the same `status` (the example is the start of the `available` listing).
+                 * @example YzEuMC5RV3hQYk5IbUF3NnA
+                 */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of animals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getPet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Rex",
+                     *       "categoryId": 2,
+                     *       "status": "available"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsPetsPetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, PATCH, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    getPetHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Entity tags from earlier `ETag`s (or `*`): when one matches (weak comparison), the answer is 304 without a body. A 304 counts against the rate limit like a 200.
+                 * @example "k3v9XxYc2dGq1eWf0aZbQw"
+                 */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animal. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: the `If-None-Match` tag is current. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Entity tags (from an `ETag`) the animal must still have, compared strongly, or `*` for any existing animal: when none matches, nothing changes and the answer is 412 with the current `ETag`.
+                 * @example "p1.1.1"
+                 */
+                "If-Match"?: string;
+                /**
+                 * @description Scoped to the API key, kept 24 hours: a retry with the same key and request replays the first answer.
+                 * @example adoption-7f3a2c
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /**
+                 * @description The id of the animal (decimal digits).
+                 * @example 1
+                 */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "pending"
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
+                /**
+                 * @example {
+                 *       "status": "pending"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The animal as changed, with its new tag. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Rex",
+                     *       "categoryId": 2,
+                     *       "status": "available"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "malformed_json" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            /** @description No such path (a mistyped URL), or no such resource: `not_found`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_transition",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_transition" | "idempotency_in_progress";
+                    };
+                };
+            };
+            /** @description The animal has changed since the `If-Match` tag (`precondition_failed`): `ETag` is its current tag. */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "precondition_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 412
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "precondition_failed";
+                    };
+                };
+            };
+            /** @description The body exceeds 16384 bytes (after decompression). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "payload_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+            /** @description The body is not sent as UTF-8 JSON (another content type or charset), or with an unknown content encoding. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview, read now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "at": "2026-11-28T12:00:05.000Z",
+                     *       "since": "2026-11-28T08:00:00.000Z",
+                     *       "requests": {
+                     *         "answered": 182340,
+                     *         "rateLimited": 312
+                     *       },
+                     *       "webhooks": {
+                     *         "pending": 4,
+                     *         "undispatched": 0,
+                     *         "lagSeconds": 0.2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description The request is invalid: `validation_error` (with `details`), `malformed_json`, or `bad_request` (a repeated `Authorization` or `Host` header). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "bad_request";
+                    };
+                };
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            /** @description The request did not arrive in time (the connection is closed). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_timeout",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_timeout";
+                    };
+                };
+            };
+            /** @description An `Expect` other than `100-continue`. */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "expectation_failed",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 417
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "expectation_failed";
+                    };
+                };
+            };
+            /** @description The request headers are too large (16 KiB at most). */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "request_header_too_large",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description Unexpected failure; no detail is given. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 500
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description A dependency (database or rate-limit store) is unavailable: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    optionsOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. `Allow: GET, HEAD, OPTIONS`. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The admin token is missing or wrong (`unauthorized`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unauthorized";
+                    };
+                };
+            };
+        };
+    };
+    getOverviewHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview, read now. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -68,4 +68,28 @@ describe('the admin client against the built server', () => {
     expect(await failureOf(admin.createKey({ plan: 'gold' as 'free' }))).toBe('validation_error');
     expect(await failureOf(createAdminClient({ baseUrl, adminToken: `${ADMIN_TOKEN}-wrong` }).listKeys())).toBe('unauthorized');
   }, 60_000);
+
+  it('adds and changes animals with the admin token, as last seen, and reads the overview', async () => {
+    const added = await admin.createPet({ name: 'Admin Rex', categoryId: 1 });
+    expect(added.pet).toMatchObject({ name: 'Admin Rex', status: 'available' });
+    const read = await admin.getPet(added.pet.id);
+    expect(read.etag).toBe(added.etag);
+    const pending = await admin.updatePet(added.pet.id, { status: 'pending' }, { ifMatch: read.etag });
+    expect(pending.pet.status).toBe('pending');
+    expect(await failureOf(admin.updatePet(added.pet.id, { status: 'sold' }, { ifMatch: read.etag }))).toBe('precondition_failed');
+    expect(await failureOf(admin.createPet({ name: '', categoryId: 1 }))).toBe('validation_error');
+
+    await admin.createPet({ name: 'Admin Max', categoryId: 1 });
+    const first = await admin.listPets({ limit: 1 });
+    expect(first.nextCursor).not.toBeNull();
+    const second = await admin.listPets({ limit: 1, cursor: first.nextCursor! });
+    expect(second.pets[0]!.id).toBeGreaterThan(first.pets[0]!.id);
+
+    const overview = await admin.getOverview();
+    expect(overview).toMatchObject({
+      requests: { answered: expect.any(Number), rateLimited: 0 },
+      webhooks: { pending: expect.any(Number), undispatched: expect.any(Number), lagSeconds: expect.any(Number) },
+    });
+    expect(Date.parse(overview.since)).toBeLessThanOrEqual(Date.parse(overview.at));
+  });
 });

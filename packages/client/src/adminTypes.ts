@@ -39,6 +39,11 @@ export type StoreEventPage = components['schemas']['Events'];
 /** What resendWebhookEvent answers: the new delivery. */
 export type ResendAccepted = components['schemas']['ResendAccepted'];
 
+/** What getOverview answers: this instance's `/v1` answers and `429`s since it started, and the webhook backlog. */
+export type Overview = components['schemas']['Overview'];
+/** The query of the admin API's listPets: `status`, `limit`, `cursor` (from the previous page's `nextCursor`). */
+export type AdminListPetsQuery = NonNullable<operations['listPets']['parameters']['query']>;
+
 export type ListKeysQuery = NonNullable<operations['listKeys']['parameters']['query']>;
 export type KeyUsageQuery = NonNullable<operations['getKeyUsage']['parameters']['query']>;
 export type ListAuditEventsQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;

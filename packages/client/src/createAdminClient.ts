@@ -11,6 +11,8 @@ import type {
   ListAuditEventsQuery,
   ListKeysQuery,
   NewApiKey,
+  Overview,
+  AdminListPetsQuery,
   NewWebhookEndpoint,
   PageQuery,
   ResendAccepted,
@@ -20,7 +22,9 @@ import type {
   WebhookEndpointPage,
   WebhookEndpointUpdate,
 } from './adminTypes.js';
+import { nextPageQuery } from './nextPage.js';
 import { resolveOptions, type CallOptions, type ClientOptions } from './options.js';
+import type { NewPet, Pet, PetPatch } from './types.js';
 import { OPEN_GATE, sendRequest, type RequestSpec } from './sendRequest.js';
 
 export interface AdminClientOptions extends Pick<ClientOptions, 'timeoutMs' | 'retry' | 'onWait' | 'fetch'> {
@@ -75,6 +79,22 @@ export interface AdminClient {
   resendWebhookEvent(endpointId: string, eventId: string, options?: CallOptions): Promise<ResendAccepted>;
   /** `GET /events`: the recorded events, newest first. */
   listEvents(query?: PageQuery, options?: CallOptions): Promise<StoreEventPage>;
+  /** `GET /pets`: a page of animals, ascending by id, as `GET /v1/pets` answers it (`nextCursor` for the next). */
+  listPets(query?: AdminListPetsQuery, options?: CallOptions): Promise<{ pets: Pet[]; nextCursor: string | null }>;
+  /** `GET /pets/{petId}`: an animal and its `etag`. */
+  getPet(petId: number, options?: CallOptions): Promise<TaggedPet>;
+  /** `POST /pets`: adds an animal (recorded and sent to the webhooks like any other). Sent once. */
+  createPet(pet: NewPet, options?: CallOptions): Promise<TaggedPet>;
+  /** `PATCH /pets/{petId}`: with `ifMatch`, only if the animal still has that tag (else 412 `precondition_failed`). */
+  updatePet(petId: number, patch: PetPatch, options?: CallOptions & { ifMatch?: string }): Promise<TaggedPet>;
+  /** `GET /overview`: this instance's traffic since it started and the webhook backlog. */
+  getOverview(options?: CallOptions): Promise<Overview>;
+}
+
+/** An animal and its entity tag (`If-Match` of its next change). */
+export interface TaggedPet {
+  pet: Pet;
+  etag: string;
 }
 
 function queryOf(query: Readonly<Record<string, string | number | undefined>>): URLSearchParams {
@@ -91,6 +111,12 @@ export function createAdminClient({ adminToken, ...clientOptions }: AdminClientO
   // The admin API has no rate limits: no gate to pass.
   const options = resolveOptions({ ...clientOptions, apiKey: adminToken });
   const send = async <T>(spec: RequestSpec, call?: CallOptions) => (await sendRequest<T>(options, OPEN_GATE, spec, call)).body;
+
+  const tagged = async (spec: RequestSpec, call?: CallOptions): Promise<TaggedPet> => {
+    const answer = await sendRequest<Pet>(options, OPEN_GATE, spec, call);
+    return { pet: answer.body, etag: answer.headers.get('ETag') ?? '' };
+  };
+  const petPath = (petId: number) => `/pets/${encodeURIComponent(String(petId))}`;
 
   const listKeys = (query: ListKeysQuery = {}, call?: CallOptions) =>
     send<ApiKeyPage>({ operation: 'listKeys', method: 'GET', path: '/keys', query: queryOf(query) }, call);
@@ -132,5 +158,29 @@ export function createAdminClient({ adminToken, ...clientOptions }: AdminClientO
     resendWebhookEvent: (endpointId, eventId, call) =>
       send({ operation: 'resendWebhookEvent', method: 'POST', path: endpointPath(endpointId, '/resend'), body: { eventId }, once: true }, call),
     listEvents: (query = {}, call) => send({ operation: 'listEvents', method: 'GET', path: '/events', query: queryOf(query) }, call),
+    async listPets(query = {}, call) {
+      const answer = await sendRequest<Pet[]>(
+        options,
+        OPEN_GATE,
+        { operation: 'listPets', method: 'GET', path: '/pets', query: queryOf(query) },
+        call,
+      );
+      return { pets: answer.body, nextCursor: nextPageQuery(answer.headers.get('Link'))?.get('cursor') ?? null };
+    },
+    getPet: (petId, call) => tagged({ operation: 'getPet', method: 'GET', path: petPath(petId) }, call),
+    createPet: (pet, call) => tagged({ operation: 'createPet', method: 'POST', path: '/pets', body: pet, once: true }, call),
+    updatePet: (petId, patch, { ifMatch, ...call } = {}) =>
+      tagged(
+        {
+          operation: 'updatePet',
+          method: 'PATCH',
+          path: petPath(petId),
+          body: patch,
+          contentType: 'application/merge-patch+json',
+          ...(ifMatch !== undefined && { headers: { 'If-Match': ifMatch } }),
+        },
+        call,
+      ),
+    getOverview: (call) => send({ operation: 'getOverview', method: 'GET', path: '/overview' }, call),
   };
 }

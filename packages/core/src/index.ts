@@ -87,6 +87,7 @@ export type * from './ports/DeliveryQueue.js';
 export type * from './ports/WebhookTargets.js';
 export type * from './ports/WebhookSender.js';
 export type * from './ports/KeyStore.js';
+export { foldAsciiCase } from './access/foldAsciiCase.js';
 export type * from './ports/AuditLog.js';
 export type * from './ports/KeyUsageStore.js';
 export type * from './ports/BanStore.js';

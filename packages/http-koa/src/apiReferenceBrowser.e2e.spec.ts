@@ -1,27 +1,23 @@
-import { existsSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { CHROMIUM_PATH, chromiumAvailable, launchChromium, type LaunchedChromium } from '@petstore/test-support';
+import type { BrowserContext } from 'playwright-core';
 import { startTestApi, type TestApi } from './testing/startTestApi.js';
-
-// Chromium from the Debian package (`apt-get install chromium`, done by .ci/run). Without it the suite is skipped
-// with a warning, except in CI, where its absence fails the suite like a missing PostgreSQL or Redis would.
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM) || Boolean(process.env['CI']);
 const SCREENSHOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'api-reference.png');
 
 jest.setTimeout(90_000);
 
-if (!available) {
-  console.warn(`\n*** ${CHROMIUM} not found: the API reference browser tests are SKIPPED (apt-get install chromium) ***\n`);
+if (!chromiumAvailable) {
+  console.warn(`\n*** ${CHROMIUM_PATH} not found: the API reference browser tests are SKIPPED (apt-get install chromium) ***\n`);
   it.skip('API reference in a real browser (chromium not installed)', () => undefined);
 } else {
   describe('GET /docs in headless Chromium', () => {
     let api: TestApi;
     let key: string;
-    let browser: Browser;
+    let chromium: LaunchedChromium;
     let context: BrowserContext;
     let userDataDir: string;
     const requested: string[] = [];
@@ -30,20 +26,13 @@ if (!available) {
       api = await startTestApi({ now: '2026-06-01T12:00:15Z' });
       key = await api.issueKey('pro');
       for (const name of ['Rex', 'Whiskers', 'Nibbles']) await api.pets.create({ name, categoryId: 1, status: 'available' });
-      userDataDir = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
-      // A persistent context is how Playwright takes a user-data-dir; the flags keep Chromium from calling home.
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
-        viewport: { width: 1280, height: 1400 },
-      });
-      browser = context.browser()!;
+      userDataDir = mkdtempSync(join(tmpdir(), 'petstore-api-reference-'));
+      chromium = await launchChromium({ viewport: { width: 1280, height: 1400 } });
+      context = chromium.context;
       context.on('request', (request) => requested.push(request.url()));
     });
     afterAll(async () => {
-      await context?.close();
-      await browser?.close();
+      await chromium?.close();
       await api?.close();
       if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
     });

@@ -12,3 +12,4 @@ export type { FailedRequest, InternalErrorListener } from './middleware/errorRes
 export { createAdminApi, type AdminApi, type AdminApiDeps, type AdminApiOptions } from './admin/createAdminApi.js';
 export { createAdminApp, type AdminApp, type AdminAppOptions } from './admin/createAdminApp.js';
 export { MIN_ADMIN_TOKEN_LENGTH } from './admin/adminToken.js';
+export type { ServiceOverview } from './admin/overviewSchema.js';

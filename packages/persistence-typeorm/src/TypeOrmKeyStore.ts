@@ -1,4 +1,5 @@
 import {
+  foldAsciiCase,
   SCOPES,
   type ApiKey,
   type KeyChanges,
@@ -9,7 +10,8 @@ import {
   type Plan,
   type Scope,
 } from '@petstore/core';
-import { IsNull, MoreThan, type DataSource, type FindOptionsWhere, type Repository } from 'typeorm';
+import { IsNull, MoreThan, Raw, type DataSource, type FindOptionsWhere, type Repository } from 'typeorm';
+import { dialectOf, type Dialect } from './dialect.js';
 import { API_KEY_ENTITY, type ApiKeyRow } from './schemas/ApiKeySchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
@@ -50,6 +52,8 @@ function toApiKeyRow(key: ApiKey, secretHash: string): ApiKeyRow {
   };
 }
 
+const ASCII_UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
 const equalTo = <T>(value: T | null) => (value === null ? IsNull() : value);
 
 /** The row of `key`, as long as every field still holds the value it was read with. */
@@ -71,8 +75,10 @@ function unchangedSince(key: ApiKey): FindOptionsWhere<ApiKeyRow> {
 /** KeyStore on TypeORM's repository API: an administrative path, cached in front of by CachingKeyStore. */
 export class TypeOrmKeyStore implements KeyStore {
   private readonly rows: Repository<ApiKeyRow>;
+  private readonly dialect: Dialect;
 
   constructor(dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
     this.rows = dataSource.getRepository<ApiKeyRow>(API_KEY_ENTITY);
   }
 
@@ -96,14 +102,28 @@ export class TypeOrmKeyStore implements KeyStore {
     });
   }
 
-  list({ after, limit }: KeyListRequest): Promise<ApiKey[]> {
+  list({ after, limit, nameContains }: KeyListRequest): Promise<ApiKey[]> {
     return this.guard(async () => {
-      const where = after && [
-        { created_at_ms: MoreThan(after.createdAt.getTime()) },
-        { created_at_ms: after.createdAt.getTime(), id: MoreThan(after.id) },
-      ];
-      return (await this.rows.find({ ...(where && { where }), order: { created_at_ms: 'ASC', id: 'ASC' }, take: limit })).map(toApiKey);
+      const named = nameContains === undefined ? {} : { name: this.nameContaining(nameContains) };
+      const where = after
+        ? [
+            { created_at_ms: MoreThan(after.createdAt.getTime()), ...named },
+            { created_at_ms: after.createdAt.getTime(), id: MoreThan(after.id), ...named },
+          ]
+        : named;
+      return (await this.rows.find({ where, order: { created_at_ms: 'ASC', id: 'ASC' }, take: limit })).map(toApiKey);
     });
+  }
+
+  /**
+   * The name condition of a search: ASCII letters folded on both sides (SQLite's `lower` folds only those;
+   * PostgreSQL's `translate` is told to), `%`, `_` and `\` matched as themselves.
+   */
+  private nameContaining(text: string) {
+    const pattern = `%${foldAsciiCase(text).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const folded = (column: string) =>
+      this.dialect === 'postgres' ? `translate(${column}, '${ASCII_UPPER}', '${ASCII_UPPER.toLowerCase()}')` : `lower(${column})`;
+    return Raw((column) => `${folded(column)} LIKE :pattern ESCAPE '\\'`, { pattern });
   }
 
   update(expected: ApiKey, changes: KeyChanges): Promise<ApiKey | null> {

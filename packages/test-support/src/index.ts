@@ -17,3 +17,4 @@ export {
   type ServerProcess,
 } from './builtApp.js';
 export { redisCliBinary, startRedisCluster, type RunningReplicatedRedis } from './redisTopologies.js';
+export { CHROMIUM_PATH, chromiumAvailable, launchChromium, type LaunchedChromium } from './chromium.js';

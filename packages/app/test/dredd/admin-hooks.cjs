@@ -1,9 +1,11 @@
 // Dredd hooks for the admin document (/admin/v1/openapi.json): the command in docs/http-api.md, against a server on
 // a fresh database started with ADMIN_TOKEN (packages/app/src/openapiTools.e2e.spec.ts runs the same). The
 // examples name a key id no database has: each request that names it gets a key of its own, created just before
-// (revoking or rotating one key does not change what the next request sees). Error answers: see provoke.cjs.
+// (revoking or rotating one key does not change what the next request sees). The animal operations are the public
+// document's, with the admin token: their examples' animals are added first (pets.cjs). Error answers: see provoke.cjs.
 const hooks = require('hooks');
 const { NEEDS_A_STATE, baseOf, header, provoke, setUri } = require('./provoke.cjs');
+const { PET_STATES, preparePetTransaction, seedPets } = require('./pets.cjs');
 
 /** The key id the examples name (`key_` and 16 hex digits). */
 const KEY_ID = /key_[0-9a-f]{16}/;
@@ -38,13 +40,22 @@ async function anEventId(transaction) {
   return (await response.json()).events[0].id;
 }
 
-hooks.beforeAll((transactions, done) => {
-  base = baseOf(transactions[0]);
-  done();
+hooks.beforeAll(async (transactions, done) => {
+  try {
+    base = baseOf(transactions[0]);
+    await seedPets(transactions, base);
+    done();
+  } catch (error) {
+    done(error);
+  }
 });
 
 hooks.beforeEach(async (transaction, done) => {
   try {
+    if (/^(\/unknown)?\/pets(\/|\?|$)/.test(transaction.request.uri)) {
+      await preparePetTransaction(transaction, base, { ...NEEDS_A_STATE, ...PET_STATES });
+      return done();
+    }
     const status = Number(transaction.expected.statusCode);
     provoke(transaction, NEEDS_A_STATE);
     if (transaction.skip) return done();

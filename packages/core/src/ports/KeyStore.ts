@@ -19,6 +19,11 @@ export interface KeyListRequest {
   after: KeyPosition | null;
   /** At most this many keys (1 or more). */
   limit: number;
+  /**
+   * Only keys whose name contains this text (non-empty), ASCII letters compared without regard to case and every
+   * other character exactly (`%` and `_` are plain characters); absent: every key.
+   */
+  nameContains?: string;
 }
 
 /** The settings an operator may change; an absent property is left as it is. */
@@ -46,7 +51,7 @@ export interface KeyStore {
   findById(id: string): Promise<ApiKey | null>;
   /** Stores a new key with the hash of its secret; a duplicate id rejects. */
   create(key: ApiKey, secretHash: string): Promise<void>;
-  /** Keys in the order of (`createdAt`, `id`), oldest first: keyset pagination. */
+  /** Keys in the order of (`createdAt`, `id`), oldest first, optionally those whose name contains a text: keyset pagination. */
   list(request: KeyListRequest): Promise<ApiKey[]>;
   /**
    * A compare-and-set: applies the changes only if the key is still exactly `expected` (every field as it was read),

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../access/ApiKey.js';
+import { foldAsciiCase } from '../access/foldAsciiCase.js';
 import type { KeyChanges, KeyListRequest, KeyLookup, KeyPosition, KeyRotation, KeyStore } from '../ports/KeyStore.js';
 
 const copy = (key: ApiKey): ApiKey => ({ ...key, limitOverrides: { ...key.limitOverrides }, scopes: [...key.scopes] });
@@ -55,8 +56,11 @@ export class InMemoryKeyStore implements KeyStore {
     return Promise.resolve();
   }
 
-  list({ after, limit }: KeyListRequest): Promise<ApiKey[]> {
-    const keys = [...this.records.values()].map((r) => r.key).filter((key) => after === null || isAfter(key, after));
+  list({ after, limit, nameContains }: KeyListRequest): Promise<ApiKey[]> {
+    const wanted = nameContains === undefined ? null : foldAsciiCase(nameContains);
+    const keys = [...this.records.values()]
+      .map((r) => r.key)
+      .filter((key) => (after === null || isAfter(key, after)) && (wanted === null || foldAsciiCase(key.name).includes(wanted)));
     return Promise.resolve(keys.sort(listingOrder).slice(0, limit).map(copy));
   }
 

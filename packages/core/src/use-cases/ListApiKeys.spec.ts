@@ -76,6 +76,12 @@ describe('ListApiKeys', () => {
     [{ cursor: 'nonsense' }, 'cursor'],
     [{ cursor: 42 }, 'cursor'],
     [{ sort: 'name' }, 'sort'],
+    [{ name: '' }, 'name'],
+    [{ name: 'x'.repeat(101) }, 'name'],
+    [{ name: 7 }, 'name'],
+    [{ name: 'a\u0000b' }, 'name'],
+    [{ name: '\ud800' }, 'name'],
+    [{ name: ['a', 'b'] }, 'name'],
   ])('refuses the query %p', async (query, field) => {
     await expect(store.listApiKeys.execute(query)).rejects.toMatchObject({ code: 'validation_error', details: [{ field }] });
   });
@@ -94,5 +100,22 @@ describe('ListApiKeys', () => {
         .replace(/\.(\d)/, '.9$1'),
     ).toString('base64url');
     await expect(store.listApiKeys.execute({ cursor: edited })).rejects.toMatchObject({ details: [{ field: 'cursor' }] });
+  });
+
+  it('searches the names (ASCII letters in either case), a page at a time, each cursor bound to its search', async () => {
+    await issueKeys(5); // key 0 ... key 4
+    await store.issueApiKey.execute({ plan: 'free', name: 'Partner KEY' }, 'cli');
+    const everyKey = (await store.listApiKeys.execute()).keys.map((k) => k.name);
+    const first = await store.listApiKeys.execute({ name: 'Key', limit: '4' });
+    const second = await store.listApiKeys.execute({ name: 'Key', limit: '4', cursor: first.nextCursor! });
+    expect([first.keys.length, second.nextCursor]).toEqual([4, null]);
+    expect([...first.keys, ...second.keys].map((k) => k.name)).toEqual(everyKey);
+    expect((await store.listApiKeys.execute({ name: 'partner' })).keys.map((k) => k.name)).toEqual(['Partner KEY']);
+    expect((await store.listApiKeys.execute({ name: 'nobody' })).keys).toEqual([]);
+
+    await expect(store.listApiKeys.execute({ limit: '4', cursor: first.nextCursor! })).rejects.toMatchObject({ details: [{ field: 'cursor' }] });
+    await expect(store.listApiKeys.execute({ name: 'key', limit: '4', cursor: first.nextCursor! })).rejects.toMatchObject({
+      details: [{ field: 'cursor' }],
+    });
   });
 });

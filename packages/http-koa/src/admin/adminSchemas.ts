@@ -11,8 +11,9 @@ import {
   SCOPES,
 } from '@petstore/core';
 import { closedObject } from '../openapi/closedObject.js';
-import { ErrorSchema, type JsonSchema } from '../openapi/schemas.js';
+import { ErrorSchema, NewPetSchema, PetPatchSchema, PetSchema, PetsSchema, PetStatusSchema, type JsonSchema } from '../openapi/schemas.js';
 import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
+import { OverviewSchema } from './overviewSchema.js';
 import { WEBHOOK_SCHEMAS } from './webhookSchemas.js';
 
 // The admin document's `components.schemas`, written from core's KeyView, KeyUsageReport and AuditEventView.
@@ -209,5 +210,11 @@ export const ADMIN_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   AuditEvent: AuditEventSchema,
   AuditEvents: AuditEventsSchema,
   ...WEBHOOK_SCHEMAS,
+  PetStatus: PetStatusSchema,
+  Pet: PetSchema,
+  NewPet: NewPetSchema,
+  PetPatch: PetPatchSchema,
+  Pets: PetsSchema,
+  Overview: OverviewSchema,
   Error: ErrorSchema,
 };

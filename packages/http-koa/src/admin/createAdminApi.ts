@@ -20,6 +20,8 @@ import { resendWebhookEvent } from './operations/resendWebhookEvent.js';
 import { rotateWebhookSecret } from './operations/rotateWebhookSecret.js';
 import { updateWebhookEndpoint } from './operations/updateWebhookEndpoint.js';
 import { getKey } from './operations/getKey.js';
+import { getOverview } from './operations/getOverview.js';
+import type { ServiceOverview } from './overviewSchema.js';
 import { getKeyUsage } from './operations/getKeyUsage.js';
 import { listAuditEvents } from './operations/listAuditEvents.js';
 import { listKeys } from './operations/listKeys.js';
@@ -27,6 +29,10 @@ import { revokeKey } from './operations/revokeKey.js';
 import { rotateKey } from './operations/rotateKey.js';
 import { unbanKey } from './operations/unbanKey.js';
 import { updateKey } from './operations/updateKey.js';
+import { createPet } from './operations/createPet.js';
+import { getPet } from './operations/getPet.js';
+import { listPets } from './operations/listPets.js';
+import { updatePet } from './operations/updatePet.js';
 
 /** The key-management use cases the admin interface calls (any `PetStore` from core's `createPetStore` has them). */
 export type AdminApiDeps = Pick<
@@ -50,9 +56,17 @@ export type AdminApiDeps = Pick<
   | 'listWebhookDeliveries'
   | 'resendWebhookEvent'
   | 'listEvents'
+  | 'listPets'
+  | 'getPet'
+  | 'createPet'
+  | 'createPetIdempotently'
+  | 'updatePet'
+  | 'updatePetIdempotently'
 > & {
   /** Absolute base URL of the admin interface, ending in its prefix (`http://10.0.0.5:3001/admin/v1`): `Location` and `servers`. */
   adminBaseUrl: string;
+  /** Reads the traffic and webhook backlog of `GET /overview` (from the server's metrics); without it that path is 404. */
+  readOverview?: () => Promise<ServiceOverview>;
 };
 
 export interface AdminApiOptions {
@@ -88,6 +102,11 @@ function declareOperations(deps: AdminApiDeps, document: () => object): AdminOpe
     listWebhookDeliveries(deps),
     resendWebhookEvent(deps),
     listEvents(deps),
+    listPets(deps, deps.adminBaseUrl),
+    createPet(deps, deps.adminBaseUrl),
+    getPet(deps),
+    updatePet(deps),
+    ...(deps.readOverview ? [getOverview(deps.readOverview)] : []),
     getOpenApiDocument(document, 'admin-token', 'The OpenAPI 3.1 description of the admin interface.'),
   ];
 }
@@ -139,12 +158,14 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
       description:
         "Manage the store's API keys from your own backend: create, list, get, update, rotate, revoke, lift a ban, usage " +
         'per day, and the audit trail; and the webhooks that tell other systems of every change to an animal (endpoints, ' +
-        'their signing secrets and delivery log, the events). Listens on its own port (`ADMIN_PORT`) only when ' +
+        'their signing secrets and delivery log, the events); and the animals, as the `/v1` interface serves them. Listens on its own port (`ADMIN_PORT`) only when ' +
         '`ADMIN_TOKEN` is set; every request needs `Authorization: Bearer <ADMIN_TOKEN>`. Errors use the Error body.',
       tags: [
         { name: 'keys', description: 'API keys.' },
         { name: 'audit', description: 'Who changed which key or webhook endpoint, and when.' },
         { name: 'webhooks', description: 'Webhook endpoints, their delivery log, and the events they are sent.' },
+        { name: 'overview', description: "The service's traffic and webhook backlog at a glance." },
+        { name: 'pets', description: 'The animals, as the `/v1` interface serves them, with the admin token (the operator console uses these).' },
       ],
     },
     onInternalError: options.onInternalError,

@@ -8,7 +8,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 // The schemas of the document's `components.schemas`. Declarations use these objects themselves; the document
 // writes each of them once and refers to it (`$ref`) everywhere else, and the serializers compile them as they are.
 
-const PetStatusSchema = {
+export const PetStatusSchema = {
   type: 'string',
   enum: [...PET_STATUSES],
   description: 'Availability of the animal.',

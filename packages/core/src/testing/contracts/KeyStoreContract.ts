@@ -74,6 +74,26 @@ export function describeKeyStoreContract(name: string, open: () => Promise<KeySt
       expect(await store.list({ after: { createdAt: sameInstant, id: 'key_00000000000000a5' }, limit: 5 })).toEqual([b2, k3]);
     });
 
+    it('lists only the keys whose name contains a text: ASCII letters in either case, every other character exactly', async () => {
+      const names = ['Partner ACME', 'acme-staging', 'Ãcme', 'ACMÉ', 'ac%me', 'ac_me', 'a\\cme', 'other'];
+      const keys = names.map((name, i) => anApiKey({ id: `key_000000000000000${i}`, name, createdAt: at(`2026-01-0${i + 1}T00:00:00Z`) }));
+      for (const [i, key] of keys.entries()) await store.create(key, hashApiKeySecret(`named-${i}`));
+      const named = async (nameContains: string, after: ApiKey | null = null) =>
+        (await store.list({ after: after && { createdAt: after.createdAt, id: after.id }, limit: 10, nameContains })).map((key) => key.name);
+
+      expect(await named('acme')).toEqual(['Partner ACME', 'acme-staging']);
+      expect(await named('ACM')).toEqual(['Partner ACME', 'acme-staging', 'ACMÉ']);
+      expect(await named('cmé')).toEqual([]);
+      expect(await named('CMÉ')).toEqual(['ACMÉ']);
+      expect(await named('%')).toEqual(['ac%me']);
+      expect(await named('a%e')).toEqual([]);
+      expect(await named('_')).toEqual(['ac_me']);
+      expect(await named('acm_')).toEqual([]);
+      expect(await named('\\c')).toEqual(['a\\cme']);
+      expect(await named('acme', keys[0])).toEqual(['acme-staging']);
+      expect(await store.list({ after: null, limit: 1, nameContains: 'ACME' })).toEqual([keys[0]]);
+    });
+
     it('lists nothing from an empty store', async () => {
       expect(await store.list({ after: null, limit: 5 })).toEqual([]);
     });

@@ -1,0 +1,22 @@
+// The admin API's bodies, as the official client declares them (types only: nothing of the client is bundled).
+export type {
+  ApiKey,
+  ApiKeyPage,
+  AuditEventPage,
+  DeliveryAttemptPage,
+  IssuedApiKey,
+  IssuedWebhookEndpoint,
+  KeyUsage,
+  NewApiKey,
+  NewPet,
+  NewWebhookEndpoint,
+  Pet,
+  PetPatch,
+  PetStatus,
+  ResendAccepted,
+  StoreEventPage,
+  WebhookEndpoint,
+  WebhookEndpointPage,
+  WebhookEndpointUpdate,
+  Overview,
+} from '@petstore/client';
