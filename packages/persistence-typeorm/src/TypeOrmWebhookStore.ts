@@ -1,6 +1,7 @@
 import {
   ServiceUnavailableError,
   type AttemptListRequest,
+  type ClaimRequest,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryOutcome,
@@ -125,10 +126,39 @@ const toDelivery = (row: ClaimedRow): Delivery => ({
 /** An endpoint subscribed to the event `p` (its types are stored comma-separated). */
 const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
 
-/** Parameters: the lease's end, now, how many. */
-const CLAIM = (p: (n: number) => string, lock: string) =>
-  `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p(1)} WHERE "id" IN (SELECT "id" FROM "webhook_deliveries" ` +
-  `WHERE "state" = 'pending' AND "due_at_ms" <= ${p(2)} ORDER BY "due_at_ms", "id" LIMIT ${p(3)}${lock}) RETURNING "id", "event_id", "endpoint_id", "attempts"`;
+/**
+ * Claims each endpoint's share in turns (every endpoint's soonest due delivery before any endpoint's second). Named
+ * parameters: the lease's end, now, how many in all, the share of an endpoint not in `slots` (a JSON object of
+ * endpoint id to share). On PostgreSQL the rows are locked where they are checked again, so two instances never
+ * claim one delivery.
+ */
+const CLAIM = (p: (name: ClaimParameter) => string, postgres: boolean) => {
+  const shares = postgres
+    ? `SELECT "key" AS "endpoint_id", "value"::int AS "slots" FROM jsonb_each_text(${p('slots')}::jsonb)`
+    : `SELECT "key" AS "endpoint_id", "value" AS "slots" FROM json_each(${p('slots')})`;
+  const due = `"state" = 'pending' AND "due_at_ms" <= ${p('now')}`;
+  const picked =
+    `SELECT t."id" FROM "turns" t LEFT JOIN "shares" s ON s."endpoint_id" = t."endpoint_id" ` +
+    `WHERE t."turn" <= COALESCE(s."slots", ${p('perEndpoint')}) ORDER BY t."turn", t."due_at_ms", t."id" LIMIT ${p('limit')}`;
+  return (
+    `WITH "shares" AS (${shares}), "turns" AS (SELECT "id", "endpoint_id", "due_at_ms", ` +
+    `row_number() OVER (PARTITION BY "endpoint_id" ORDER BY "due_at_ms", "id") AS "turn" FROM "webhook_deliveries" WHERE ${due}) ` +
+    `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p('lease')} WHERE "id" IN ` +
+    (postgres ? `(SELECT "id" FROM "webhook_deliveries" WHERE ${due} AND "id" IN (${picked}) FOR UPDATE SKIP LOCKED)` : `(${picked})`) +
+    ' RETURNING "id", "event_id", "endpoint_id", "attempts"'
+  );
+};
+type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'slots';
+/** The order of the PostgreSQL parameters ($1 to $5). */
+const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'slots'];
+
+/** Moves the due deliveries of paused endpoints to the end of their pause (parameters: a JSON object of endpoint id to time, now). */
+const HOLD = (postgres: boolean) =>
+  postgres
+    ? `UPDATE "webhook_deliveries" d SET "due_at_ms" = h."until" FROM (SELECT "key" AS "endpoint_id", "value"::bigint AS "until" ` +
+      `FROM jsonb_each_text($1::jsonb)) h WHERE d."endpoint_id" = h."endpoint_id" AND d."state" = 'pending' AND d."due_at_ms" <= $2`
+    : `UPDATE "webhook_deliveries" SET "due_at_ms" = (SELECT "value" FROM json_each(@held) WHERE "key" = "endpoint_id") ` +
+      `WHERE "state" = 'pending' AND "due_at_ms" <= @now AND "endpoint_id" IN (SELECT "key" FROM json_each(@held))`;
 
 /**
  * WebhookEndpointStore and DeliveryQueue on TypeORM. On PostgreSQL, dispatching and claiming are single statements
@@ -221,20 +251,26 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     return { id: toSafeInteger(identifiers[0]!['id'] as number), eventId, endpointId, attempts: 0 };
   }
 
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
-    const parameters = [leaseUntil.getTime(), now.getTime(), limit];
-    const db = this.postgres ? undefined : sqliteConnectionOf(this.dataSource);
-    const rows =
-      db && !db.inTransaction
-        ? this.guard(
-            async () =>
-              this.prepared(
-                db,
-                CLAIM(() => '?', ''),
-              ).all(...parameters) as ClaimedRow[],
-          )
-        : this.rowsOf<ClaimedRow>(this.postgres ? CLAIM((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') : CLAIM(() => '?', ''), parameters);
-    return (await rows).map(toDelivery).sort((a, b) => a.id - b.id);
+  async claim({ now, leaseUntil, limit, perEndpoint, slots, held }: ClaimRequest): Promise<Delivery[]> {
+    // A paused endpoint has no share, whatever `slots` says.
+    const shares = JSON.stringify(Object.fromEntries([...slots, ...[...held.keys()].map((id) => [id, 0] as const)]));
+    const values = { lease: leaseUntil.getTime(), now: now.getTime(), limit, perEndpoint, slots: shares };
+    const holds = JSON.stringify(Object.fromEntries([...held].map(([id, until]) => [id, until.getTime()])));
+    if (this.postgres) {
+      if (held.size > 0) await this.guard(() => this.dataSource.query(HOLD(true), [holds, values.now]));
+      const text = CLAIM((name) => `$${CLAIM_PARAMETERS.indexOf(name) + 1}`, true);
+      const rows = await this.rowsOf<ClaimedRow>(text, CLAIM_PARAMETERS.map((name) => values[name]));
+      return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+    }
+    const db = sqliteConnectionOf(this.dataSource);
+    if (!db) throw new ServiceUnavailableError('database');
+    const claim = () => {
+      if (held.size > 0) this.prepared(db, HOLD(false)).run({ held: holds, now: values.now });
+      return this.prepared(db, CLAIM((name) => `@${name}`, false)).all(values) as ClaimedRow[];
+    };
+    // Inside a transaction an embedder opened through TypeORM the statements join it, as any statement on this connection would.
+    const rows = await this.guard(async () => (db.inTransaction ? claim() : db.transaction(claim).immediate()));
+    return rows.map(toDelivery).sort((a, b) => a.id - b.id);
   }
 
   /**
@@ -254,37 +290,48 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
   private async recordBatch(): Promise<void> {
     const pending = this.batch;
     this.batch = [];
-    const rows = pending.map((p) => p.row);
     try {
-      await this.guard(() => this.store(rows));
+      await this.guard(() => this.store(pending.map((p) => p.row)));
       for (const p of pending) p.resolve();
     } catch (error) {
-      for (const p of pending) p.reject(error);
+      if (pending.length === 1) {
+        pending[0]!.reject(error);
+        return;
+      }
+      // One record the database refuses must not fail the others: each alone, then.
+      await Promise.all(pending.map((p) => this.guard(() => this.store([p.row])).then(p.resolve, p.reject)));
     }
   }
 
+  /**
+   * Stores attempts and their deliveries' states. An attempt recorded already (its id) is left as it is, and a
+   * delivery moves on only from an earlier attempt, so a late or repeated record changes nothing.
+   */
   private async store(rows: AttemptRecord[]): Promise<void> {
     if (this.postgres) {
       await this.dataSource.query(
         `WITH "x" AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})), ` +
-          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x") ` +
+          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x" ON CONFLICT ("id") DO NOTHING RETURNING "id") ` +
           `UPDATE "webhook_deliveries" d SET "state" = x."state", "attempts" = x."attempt", "due_at_ms" = COALESCE(x."next_due_at_ms", d."due_at_ms") ` +
-          `FROM "x" WHERE d."id" = x."delivery_id"`,
+          `FROM "x" WHERE d."id" = x."delivery_id" AND d."attempts" < x."attempt" AND x."id" IN (SELECT "id" FROM "logged")`,
         [JSON.stringify(rows)],
       );
       return;
     }
     const db = sqliteConnectionOf(this.dataSource);
     if (!db) throw new ServiceUnavailableError('database');
-    const log = this.prepared(db, `INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')})`);
+    const log = this.prepared(
+      db,
+      `INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')}) ON CONFLICT ("id") DO NOTHING`,
+    );
     const update = this.prepared(
       db,
-      'UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ?',
+      'UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ? AND "attempts" < ?',
     );
     const write = () => {
       for (const row of rows) {
-        log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
-        update.run(row.state, row.attempt, row.next_due_at_ms, row.delivery_id);
+        const { changes } = log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
+        if (changes > 0) update.run(row.state, row.attempt, row.next_due_at_ms, row.delivery_id, row.attempt);
       }
     };
     // Inside a transaction an embedder opened through TypeORM the writes join it, as any statement on this connection would.
