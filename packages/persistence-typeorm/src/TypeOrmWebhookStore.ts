@@ -128,36 +128,46 @@ const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',
 
 /**
  * Claims each endpoint's share in turns (every endpoint's soonest due delivery before any endpoint's second). Named
- * parameters: the lease's end, now, how many in all, the share of an endpoint not in `slots` (a JSON object of
- * endpoint id to share). On PostgreSQL the rows are locked where they are checked again, so two instances never
- * claim one delivery.
+ * parameters: the lease's end, now, how many in all, the share of an endpoint not listed, the endpoints with no share
+ * (a JSON array: left out before the turns are counted) and those with another share (a JSON object of endpoint id to
+ * share). The lists are looked up through `IN`, which both databases answer from an index built once per statement.
+ * On PostgreSQL the rows are locked where they are checked again, so two instances never claim one delivery.
  */
 const CLAIM = (p: (name: ClaimParameter) => string, postgres: boolean) => {
-  const shares = postgres
-    ? `SELECT "key" AS "endpoint_id", "value"::int AS "slots" FROM jsonb_each_text(${p('slots')}::jsonb)`
-    : `SELECT "key" AS "endpoint_id", "value" AS "slots" FROM json_each(${p('slots')})`;
+  const [blocked, listed, shareOf] = postgres
+    ? [
+        `SELECT jsonb_array_elements_text(${p('blocked')}::jsonb)`,
+        `SELECT jsonb_object_keys(${p('slots')}::jsonb)`,
+        `(${p('slots')}::jsonb ->> t."endpoint_id")::int`,
+      ]
+    : [
+        `SELECT "value" FROM json_each(${p('blocked')})`,
+        `SELECT "key" FROM json_each(${p('slots')})`,
+        `json_extract(${p('slots')}, '$."' || t."endpoint_id" || '"')`,
+      ];
   const due = `"state" = 'pending' AND "due_at_ms" <= ${p('now')}`;
   const picked =
-    `SELECT t."id" FROM "turns" t LEFT JOIN "shares" s ON s."endpoint_id" = t."endpoint_id" ` +
-    `WHERE t."turn" <= COALESCE(s."slots", ${p('perEndpoint')}) ORDER BY t."turn", t."due_at_ms", t."id" LIMIT ${p('limit')}`;
+    `SELECT t."id" FROM "turns" t WHERE t."turn" <= CASE WHEN t."endpoint_id" IN (${listed}) THEN ${shareOf} ELSE ${p('perEndpoint')} END ` +
+    `ORDER BY t."turn", t."due_at_ms", t."id" LIMIT ${p('limit')}`;
   return (
-    `WITH "shares" AS (${shares}), "turns" AS (SELECT "id", "endpoint_id", "due_at_ms", ` +
-    `row_number() OVER (PARTITION BY "endpoint_id" ORDER BY "due_at_ms", "id") AS "turn" FROM "webhook_deliveries" WHERE ${due}) ` +
+    `WITH "turns" AS (SELECT "id", "endpoint_id", "due_at_ms", ` +
+    `row_number() OVER (PARTITION BY "endpoint_id" ORDER BY "due_at_ms", "id") AS "turn" FROM "webhook_deliveries" ` +
+    `WHERE ${due} AND "endpoint_id" NOT IN (${blocked})) ` +
     `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p('lease')} WHERE "id" IN ` +
     (postgres ? `(SELECT "id" FROM "webhook_deliveries" WHERE ${due} AND "id" IN (${picked}) FOR UPDATE SKIP LOCKED)` : `(${picked})`) +
     ' RETURNING "id", "event_id", "endpoint_id", "attempts"'
   );
 };
-type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'slots';
-/** The order of the PostgreSQL parameters ($1 to $5). */
-const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'slots'];
+type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'blocked' | 'slots';
+/** The order of the PostgreSQL parameters ($1 to $6). */
+const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'blocked', 'slots'];
 
 /** Moves the due deliveries of paused endpoints to the end of their pause (parameters: a JSON object of endpoint id to time, now). */
 const HOLD = (postgres: boolean) =>
   postgres
     ? `UPDATE "webhook_deliveries" d SET "due_at_ms" = h."until" FROM (SELECT "key" AS "endpoint_id", "value"::bigint AS "until" ` +
       `FROM jsonb_each_text($1::jsonb)) h WHERE d."endpoint_id" = h."endpoint_id" AND d."state" = 'pending' AND d."due_at_ms" <= $2`
-    : `UPDATE "webhook_deliveries" SET "due_at_ms" = (SELECT "value" FROM json_each(@held) WHERE "key" = "endpoint_id") ` +
+    : `UPDATE "webhook_deliveries" SET "due_at_ms" = json_extract(@held, '$."' || "endpoint_id" || '"') ` +
       `WHERE "state" = 'pending' AND "due_at_ms" <= @now AND "endpoint_id" IN (SELECT "key" FROM json_each(@held))`;
 
 /**
@@ -203,8 +213,13 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
 
   async delete(id: string): Promise<boolean> {
     const { affected } = await this.guard(() => this.endpoints.delete({ id }));
-    await this.guard(() => this.deliveries.update({ endpoint_id: id, state: 'pending' }, { state: 'failed' }));
+    await this.drop(id);
     return (affected ?? 0) > 0;
+  }
+
+  async drop(endpointId: string): Promise<number> {
+    const { affected } = await this.guard(() => this.deliveries.update({ endpoint_id: endpointId, state: 'pending' }, { state: 'failed' }));
+    return affected ?? 0;
   }
 
   async dispatch(at: Date, limit: number): Promise<number> {
@@ -253,8 +268,15 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
 
   async claim({ now, leaseUntil, limit, perEndpoint, slots, held }: ClaimRequest): Promise<Delivery[]> {
     // A paused endpoint has no share, whatever `slots` says.
-    const shares = JSON.stringify(Object.fromEntries([...slots, ...[...held.keys()].map((id) => [id, 0] as const)]));
-    const values = { lease: leaseUntil.getTime(), now: now.getTime(), limit, perEndpoint, slots: shares };
+    const blocked = new Set([...held.keys(), ...[...slots].filter(([, share]) => share <= 0).map(([id]) => id)]);
+    const values = {
+      lease: leaseUntil.getTime(),
+      now: now.getTime(),
+      limit,
+      perEndpoint,
+      blocked: JSON.stringify([...blocked]),
+      slots: JSON.stringify(Object.fromEntries([...slots].filter(([id]) => !blocked.has(id)))),
+    };
     const holds = JSON.stringify(Object.fromEntries([...held].map(([id, until]) => [id, until.getTime()])));
     if (this.postgres) {
       if (held.size > 0) await this.guard(() => this.dataSource.query(HOLD(true), [holds, values.now]));

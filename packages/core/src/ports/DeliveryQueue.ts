@@ -46,6 +46,8 @@ export interface DeliveryQueue {
    * alone: one that cannot be stored never fails another.
    */
   record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
+  /** Ends the pending deliveries of an endpoint (disabled) as failed, without another attempt; how many. */
+  drop(endpointId: string): Promise<number>;
   /** The attempts made to one endpoint, newest first. */
   listAttempts(request: AttemptListRequest): Promise<DeliveryAttempt[]>;
   /**

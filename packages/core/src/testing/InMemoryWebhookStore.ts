@@ -45,8 +45,14 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   }
 
   async delete(id: string): Promise<boolean> {
-    for (const delivery of this.deliveries) if (delivery.endpointId === id && delivery.state === 'pending') delivery.state = 'failed';
+    await this.drop(id);
     return this.endpoints.delete(id);
+  }
+
+  async drop(endpointId: string): Promise<number> {
+    const pending = this.deliveries.filter((d) => d.endpointId === endpointId && d.state === 'pending');
+    for (const delivery of pending) delivery.state = 'failed';
+    return pending.length;
   }
 
   async dispatch(at: Date, limit: number): Promise<number> {

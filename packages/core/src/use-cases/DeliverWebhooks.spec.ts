@@ -104,15 +104,25 @@ describe('DeliverWebhooks', () => {
   it('disables an endpoint that failed for the whole schedule, audited', async () => {
     const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
+    await store.createPet.execute({ name: 'Max', categoryId: 1 });
     ports.webhookSender.answer = () => answerOf(500, 'x'.repeat(5000));
     for (let i = 0; i < 5; i++) {
       await deliver();
       ports.clock.advance(10_000);
     }
     const attempts = await attemptsTo(endpoint.id);
-    expect(attempts).toHaveLength(delays.length + 1);
+    // One attempt at a time while it fails: the first delivery's three, the second's first two.
+    expect(attempts.map((a) => [a.deliveryId, a.attempt])).toEqual([
+      [1, 3],
+      [2, 2],
+      [1, 2],
+      [2, 1],
+      [1, 1],
+    ]);
     expect(attempts[0]!.responseBody).toHaveLength(1024);
     expect(await store.getWebhookEndpoint.execute(endpoint.id)).toMatchObject({ disabled: true, disabledReason: 'failing' });
+    // The deliveries still pending when it was disabled are not attempted any more.
+    expect(await ports.deliveries.backlog()).toMatchObject({ pending: 0 });
     expect((await store.listAuditEvents.execute({})).events[0]).toMatchObject({
       action: 'webhook.disabled',
       changes: { disabledReason: { before: null, after: 'failing' } },

@@ -5,7 +5,7 @@ import type { EventLog } from '../ports/EventLog.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { DeliveryResult, WebhookResponse, WebhookSender } from '../ports/WebhookSender.js';
 import { attemptIdOf, storableText, type Delivery, type DeliveryAttempt } from '../webhooks/Delivery.js';
-import { EndpointShares, type ShareOptions } from '../webhooks/EndpointShares.js';
+import { DEFAULT_SHARE_OPTIONS, EndpointShares, type ShareOptions } from '../webhooks/EndpointShares.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from '../webhooks/RetrySchedule.js';
 import { signingSecrets, type DisabledReason, type WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
 import { DomainError } from '../errors/DomainError.js';
@@ -21,7 +21,7 @@ export interface DeliveryOptions {
   batchSize?: number;
   /** Attempts under way in this process at most, all endpoints together; default 1000. */
   maxInFlight?: number;
-  /** Each endpoint's share of the work (EndpointShares). */
+  /** Each endpoint's share of the work (EndpointShares); its pauses are at most the retry schedule's waits by default. */
   shares?: ShareOptions;
   /** In [0, 1): the jitter's randomness. */
   random?: () => number;
@@ -83,7 +83,15 @@ export class DeliverWebhooks {
     this.batchSize = options.batchSize ?? 50;
     this.maxInFlight = options.maxInFlight ?? 1_000;
     this.random = options.random ?? Math.random;
-    this.shares = new EndpointShares(options.shares);
+    // A failing endpoint's pause never outlasts what its deliveries' own schedule waits.
+    const longest = Math.max(...this.delays, 0);
+    this.shares = new EndpointShares(
+      options.shares ?? {
+        ...DEFAULT_SHARE_OPTIONS,
+        pauseMs: Math.min(DEFAULT_SHARE_OPTIONS.pauseMs, this.delays[0] ?? 0),
+        maxPauseMs: Math.min(DEFAULT_SHARE_OPTIONS.maxPauseMs, longest),
+      },
+    );
   }
 
   async execute(): Promise<DeliveryRound> {
@@ -181,7 +189,9 @@ export class DeliverWebhooks {
       if (DomainError.is(error) && error.code === 'not_found') return null;
       throw error;
     });
-    if (changed && !alreadyDisabled)
+    if (changed && !alreadyDisabled) {
       await this.ports.audit.record(this.ports.clock.now(), 'system', 'webhook.disabled', changed.before, changed.after);
+      await this.ports.queue.drop(endpoint.id);
+    }
   }
 }

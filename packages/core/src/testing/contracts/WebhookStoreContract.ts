@@ -218,5 +218,13 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(again.map((d) => d.id)).not.toContain(good!.id);
       expect(again.find((d) => d.id === other!.id)).toEqual({ ...other, attempts: 1 });
     });
+    it("drops the pending deliveries of one endpoint, and only those", async () => {
+      const [kept, dropped] = [anEndpoint(), anEndpoint()];
+      for (const endpoint of [kept, dropped]) await h.endpoints.create(endpoint);
+      for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft());
+      await h.queue.dispatch(t0, 10);
+      expect(await h.queue.drop(dropped.id)).toBe(2);
+      expect((await claim(t0, later(30_000), 10)).map((d) => d.endpointId)).toEqual([kept.id, kept.id]);
+    });
   });
 }
