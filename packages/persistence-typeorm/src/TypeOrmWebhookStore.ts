@@ -128,10 +128,11 @@ const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',
 
 /**
  * Claims each endpoint's share in turns (every endpoint's soonest due delivery before any endpoint's second). Named
- * parameters: the lease's end, now, how many in all, the share of an endpoint not listed, the endpoints with no share
- * (a JSON array: left out before the turns are counted) and those with another share (a JSON object of endpoint id to
- * share). The lists are looked up through `IN`, which both databases answer from an index built once per statement.
- * On PostgreSQL the rows are locked where they are checked again, so two instances never claim one delivery.
+ * parameters: the lease's end, now, how many in all, the share of an endpoint not listed, the most any endpoint may
+ * have, the endpoints with no share (a JSON array) and those with another share (a JSON object of endpoint id to
+ * share). Each endpoint's next few due deliveries are read from the index by endpoint, so the deliveries waiting for
+ * an endpoint with no share (paused, or busy) cost nothing. On PostgreSQL the rows are locked where they are checked
+ * again, so two instances never claim one delivery.
  */
 const CLAIM = (p: (name: ClaimParameter) => string, postgres: boolean) => {
   const [blocked, listed, shareOf] = postgres
@@ -146,29 +147,24 @@ const CLAIM = (p: (name: ClaimParameter) => string, postgres: boolean) => {
         `json_extract(${p('slots')}, '$."' || t."endpoint_id" || '"')`,
       ];
   const due = `"state" = 'pending' AND "due_at_ms" <= ${p('now')}`;
+  const next = `SELECT "id", "endpoint_id", "due_at_ms" FROM "webhook_deliveries" x WHERE x."endpoint_id" = e."id" AND x.${due} ORDER BY x."due_at_ms", x."id" LIMIT ${p('most')}`;
+  const candidates = postgres
+    ? `SELECT d."id", d."endpoint_id", d."due_at_ms" FROM "webhook_endpoints" e CROSS JOIN LATERAL (${next}) d WHERE e."id" NOT IN (${blocked})`
+    : `SELECT d."id", d."endpoint_id", d."due_at_ms" FROM "webhook_endpoints" e JOIN "webhook_deliveries" d ON d."id" IN (SELECT "id" FROM (${next})) ` +
+      `WHERE e."id" NOT IN (${blocked})`;
   const picked =
     `SELECT t."id" FROM "turns" t WHERE t."turn" <= CASE WHEN t."endpoint_id" IN (${listed}) THEN ${shareOf} ELSE ${p('perEndpoint')} END ` +
     `ORDER BY t."turn", t."due_at_ms", t."id" LIMIT ${p('limit')}`;
   return (
-    `WITH "turns" AS (SELECT "id", "endpoint_id", "due_at_ms", ` +
-    `row_number() OVER (PARTITION BY "endpoint_id" ORDER BY "due_at_ms", "id") AS "turn" FROM "webhook_deliveries" ` +
-    `WHERE ${due} AND "endpoint_id" NOT IN (${blocked})) ` +
+    `WITH "turns" AS (SELECT c.*, row_number() OVER (PARTITION BY c."endpoint_id" ORDER BY c."due_at_ms", c."id") AS "turn" FROM (${candidates}) c) ` +
     `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p('lease')} WHERE "id" IN ` +
     (postgres ? `(SELECT "id" FROM "webhook_deliveries" WHERE ${due} AND "id" IN (${picked}) FOR UPDATE SKIP LOCKED)` : `(${picked})`) +
     ' RETURNING "id", "event_id", "endpoint_id", "attempts"'
   );
 };
-type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'blocked' | 'slots';
-/** The order of the PostgreSQL parameters ($1 to $6). */
-const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'blocked', 'slots'];
-
-/** Moves the due deliveries of paused endpoints to the end of their pause (parameters: a JSON object of endpoint id to time, now). */
-const HOLD = (postgres: boolean) =>
-  postgres
-    ? `UPDATE "webhook_deliveries" d SET "due_at_ms" = h."until" FROM (SELECT "key" AS "endpoint_id", "value"::bigint AS "until" ` +
-      `FROM jsonb_each_text($1::jsonb)) h WHERE d."endpoint_id" = h."endpoint_id" AND d."state" = 'pending' AND d."due_at_ms" <= $2`
-    : `UPDATE "webhook_deliveries" SET "due_at_ms" = json_extract(@held, '$."' || "endpoint_id" || '"') ` +
-      `WHERE "state" = 'pending' AND "due_at_ms" <= @now AND "endpoint_id" IN (SELECT "key" FROM json_each(@held))`;
+type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'most' | 'blocked' | 'slots';
+/** The order of the PostgreSQL parameters ($1 to $7). */
+const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'most', 'blocked', 'slots'];
 
 /**
  * WebhookEndpointStore and DeliveryQueue on TypeORM. On PostgreSQL, dispatching and claiming are single statements
@@ -266,32 +262,25 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     return { id: toSafeInteger(identifiers[0]!['id'] as number), eventId, endpointId, attempts: 0 };
   }
 
-  async claim({ now, leaseUntil, limit, perEndpoint, slots, held }: ClaimRequest): Promise<Delivery[]> {
-    // A paused endpoint has no share, whatever `slots` says.
-    const blocked = new Set([...held.keys(), ...[...slots].filter(([, share]) => share <= 0).map(([id]) => id)]);
+  async claim({ now, leaseUntil, limit, perEndpoint, slots }: ClaimRequest): Promise<Delivery[]> {
+    const blocked = [...slots].filter(([, share]) => share <= 0).map(([id]) => id);
     const values = {
       lease: leaseUntil.getTime(),
       now: now.getTime(),
       limit,
       perEndpoint,
-      blocked: JSON.stringify([...blocked]),
-      slots: JSON.stringify(Object.fromEntries([...slots].filter(([id]) => !blocked.has(id)))),
+      most: Math.max(perEndpoint, ...slots.values()),
+      blocked: JSON.stringify(blocked),
+      slots: JSON.stringify(Object.fromEntries([...slots].filter(([, share]) => share > 0))),
     };
-    const holds = JSON.stringify(Object.fromEntries([...held].map(([id, until]) => [id, until.getTime()])));
     if (this.postgres) {
-      if (held.size > 0) await this.guard(() => this.dataSource.query(HOLD(true), [holds, values.now]));
       const text = CLAIM((name) => `$${CLAIM_PARAMETERS.indexOf(name) + 1}`, true);
       const rows = await this.rowsOf<ClaimedRow>(text, CLAIM_PARAMETERS.map((name) => values[name]));
       return rows.map(toDelivery).sort((a, b) => a.id - b.id);
     }
     const db = sqliteConnectionOf(this.dataSource);
     if (!db) throw new ServiceUnavailableError('database');
-    const claim = () => {
-      if (held.size > 0) this.prepared(db, HOLD(false)).run({ held: holds, now: values.now });
-      return this.prepared(db, CLAIM((name) => `@${name}`, false)).all(values) as ClaimedRow[];
-    };
-    // Inside a transaction an embedder opened through TypeORM the statements join it, as any statement on this connection would.
-    const rows = await this.guard(async () => (db.inTransaction ? claim() : db.transaction(claim).immediate()));
+    const rows = await this.guard(async () => this.prepared(db, CLAIM((name) => `@${name}`, false)).all(values) as ClaimedRow[]);
     return rows.map(toDelivery).sort((a, b) => a.id - b.id);
   }
 

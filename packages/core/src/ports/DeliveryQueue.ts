@@ -14,11 +14,12 @@ export interface ClaimRequest {
   leaseUntil: Date;
   /** How many deliveries at most, in all. */
   limit: number;
-  /** How many deliveries of one endpoint at most: `slots` for the endpoints it lists, `perEndpoint` for the others. */
+  /**
+   * How many deliveries of one endpoint at most: `slots` for the endpoints it lists (0 for one paused or busy),
+   * `perEndpoint` for the others. An endpoint with no share costs the claim nothing, however many deliveries wait.
+   */
   perEndpoint: number;
   slots: ReadonlyMap<string, number>;
-  /** Endpoints backed off: none of their deliveries is claimed, and those due become due at the time given. */
-  held: ReadonlyMap<string, Date>;
 }
 
 /** What becomes of a delivery after an attempt: tried again at `nextAttemptAt`, or done. */

@@ -75,15 +75,10 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
     return { id, eventId, endpointId, attempts };
   }
 
-  async claim({ now, leaseUntil, limit, perEndpoint, slots, held }: ClaimRequest): Promise<Delivery[]> {
-    const due = this.deliveries.filter((d) => d.state === 'pending' && d.dueAt <= now.getTime());
-    for (const delivery of due) {
-      const until = held.get(delivery.endpointId);
-      if (until) delivery.dueAt = until.getTime();
-    }
+  async claim({ now, leaseUntil, limit, perEndpoint, slots }: ClaimRequest): Promise<Delivery[]> {
     const turns = new Map<string, number>();
-    const claimed = due
-      .filter((d) => !held.has(d.endpointId))
+    const claimed = this.deliveries
+      .filter((d) => d.state === 'pending' && d.dueAt <= now.getTime())
       .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id)
       .map((delivery) => {
         const turn = (turns.get(delivery.endpointId) ?? 0) + 1;

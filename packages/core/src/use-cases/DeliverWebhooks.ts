@@ -99,7 +99,7 @@ export class DeliverWebhooks {
     const now = clock.now();
     const dispatched = await queue.dispatch(now, this.batchSize);
     const limit = Math.min(this.batchSize, this.maxInFlight - this.inFlight);
-    const { slots, held } = this.shares.at(now);
+    const slots = this.shares.at(now);
     const claimed =
       limit > 0
         ? await queue.claim({
@@ -108,7 +108,6 @@ export class DeliverWebhooks {
             limit,
             perEndpoint: this.shares.perEndpoint,
             slots,
-            held,
           })
         : [];
     // Read once per round: an event goes to several endpoints, an endpoint gets several events; the events in one read.

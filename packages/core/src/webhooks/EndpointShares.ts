@@ -33,17 +33,12 @@ export class EndpointShares {
   /** The share of an endpoint not listed in `slots`: one never attempted by this process. */
   readonly perEndpoint = 1;
 
-  /** How many more attempts each endpoint listed may start now, and the endpoints paused with when their pause ends. */
-  at(now: Date): { slots: Map<string, number>; held: Map<string, Date> } {
+  /** How many more attempts each endpoint listed may start now (none while paused). */
+  at(now: Date): Map<string, number> {
     const slots = new Map<string, number>();
-    const held = new Map<string, Date>();
-    for (const [endpointId, share] of this.shares) {
-      if (share.pausedUntil > now.getTime()) {
-        held.set(endpointId, new Date(share.pausedUntil));
-        slots.set(endpointId, 0);
-      } else slots.set(endpointId, Math.max(0, this.limitOf(share) - share.inFlight));
-    }
-    return { slots, held };
+    for (const [endpointId, share] of this.shares)
+      slots.set(endpointId, share.pausedUntil > now.getTime() ? 0 : Math.max(0, this.limitOf(share) - share.inFlight));
+    return slots;
   }
 
   started(endpointId: string): void {
