@@ -1,4 +1,4 @@
-import type { NumberLiterals } from '@petstore/core';
+import { ValidationError, type NumberLiterals } from '@petstore/core';
 import inflate from 'inflation';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
@@ -63,6 +63,7 @@ function alreadyRead(ctx: Context): string {
  *   than decoded into replacement characters; an unknown `Content-Encoding` is refused too; a JSON Patch
  *   (`application/json-patch+json`) is refused naming the `accepted` types, unless they include it;
  * - `413` past 16 KiB (after decompression, so a gzip bomb stops at the limit);
+ * - `400 validation_error` for the JSON value `null`;
  * - `400 malformed_json` for bytes that are not UTF-8, text that is not JSON, a key repeated in one object, or
  *   nesting deeper than MAX_JSON_DEPTH.
  * `__proto__` keys stay plain own data (JSON.parse defines them as own properties; nothing is ever merged from the
@@ -107,6 +108,8 @@ export async function readJsonBody(ctx: Context, accepted: readonly string[] = [
   } catch {
     throw new HttpError('malformed_json', 'The request body is not valid JSON.');
   }
+  // Every body this API takes is an object: `null` is never "no body" (an optional body is left out instead).
+  if (value === null) throw ValidationError.of('body', 'The body must be a JSON object, not null.');
   const inspection = inspectJson(text);
   if (inspection.tooDeep) throw new HttpError('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   if (inspection.duplicateKey !== null)
