@@ -11,9 +11,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** How long after its change each event reached the receiver (the server and the test share the clock), in ms. */
 const lagsOf = (receiver: WebhookReceiver, path: string) =>
-  receiver.received
-    .filter((r) => r.path === path)
-    .map((r) => r.at - Date.parse((JSON.parse(r.body) as { timestamp: string }).timestamp));
+  receiver.received.filter((r) => r.path === path).map((r) => r.at - Date.parse((JSON.parse(r.body) as { timestamp: string }).timestamp));
 
 describe('webhooks beside receivers that drip, hang or never answer, from the built server', () => {
   const databaseUrl = `sqlite:${join(dir, 'slow.db')}`;

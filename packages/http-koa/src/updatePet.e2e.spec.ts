@@ -109,7 +109,10 @@ describe('PATCH /v1/pets/{petId}', () => {
   it('refuses a JSON Patch with 415 naming the media types it takes, and changes nothing', async () => {
     const response = await patch(1, [{ op: 'replace', path: '/name', value: 'Patched' }], { 'Content-Type': 'application/json-patch+json' });
     expect(response.status).toBe(415);
-    expect(response.json).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining('application/merge-patch+json or application/json') });
+    expect(response.json).toMatchObject({
+      code: 'unsupported_media_type',
+      message: expect.stringContaining('application/merge-patch+json or application/json'),
+    });
     const object = await patch(1, { name: 'Patched' }, { 'Content-Type': 'application/json-patch+json' });
     expect(object.status).toBe(415);
     expect(await api.pets.findById(1)).toMatchObject({ name: 'Rex', version: 1 });

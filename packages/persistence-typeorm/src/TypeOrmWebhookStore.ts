@@ -275,12 +275,21 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     };
     if (this.postgres) {
       const text = CLAIM((name) => `$${CLAIM_PARAMETERS.indexOf(name) + 1}`, true);
-      const rows = await this.rowsOf<ClaimedRow>(text, CLAIM_PARAMETERS.map((name) => values[name]));
+      const rows = await this.rowsOf<ClaimedRow>(
+        text,
+        CLAIM_PARAMETERS.map((name) => values[name]),
+      );
       return rows.map(toDelivery).sort((a, b) => a.id - b.id);
     }
     const db = sqliteConnectionOf(this.dataSource);
     if (!db) throw new ServiceUnavailableError('database');
-    const rows = await this.guard(async () => this.prepared(db, CLAIM((name) => `@${name}`, false)).all(values) as ClaimedRow[]);
+    const rows = await this.guard(
+      async () =>
+        this.prepared(
+          db,
+          CLAIM((name) => `@${name}`, false),
+        ).all(values) as ClaimedRow[],
+    );
     return rows.map(toDelivery).sort((a, b) => a.id - b.id);
   }
 

@@ -78,7 +78,10 @@ export class HttpWebhookSender implements WebhookSender {
       );
       // The whole attempt, connection to the answer's last byte, has timeoutMs: a receiver that sends its headers and
       // then drips its body is cut off at the deadline like one that never answers.
-      const deadline = setTimeout(() => settle(failed(`no complete answer in ${timeoutMs} ms`, statusCode, statusCode === null ? null : text), true), timeoutMs);
+      const deadline = setTimeout(
+        () => settle(failed(`no complete answer in ${timeoutMs} ms`, statusCode, statusCode === null ? null : text), true),
+        timeoutMs,
+      );
       outgoing.on('error', (error: Error) => settle(failed(error.message), true));
       outgoing.end(body);
     });

@@ -101,7 +101,10 @@ describe('UpdatePet', () => {
 
   it('honours If-None-Match: * or the current version is precondition_failed, another version changes the pet', async () => {
     for (const ifNoneMatch of ['*', [rex.version]] as const) {
-      await expect(updatePet.execute({ petId: rex.id, patch: { name: 'A' }, ifNoneMatch })).rejects.toMatchObject({ code: 'precondition_failed', current: rex });
+      await expect(updatePet.execute({ petId: rex.id, patch: { name: 'A' }, ifNoneMatch })).rejects.toMatchObject({
+        code: 'precondition_failed',
+        current: rex,
+      });
     }
     expect(await pets.findById(rex.id)).toEqual(rex);
     expect(await updatePet.execute({ petId: rex.id, patch: { name: 'A' }, ifNoneMatch: [9] })).toMatchObject({ name: 'A', version: 2 });

@@ -44,7 +44,6 @@ export const RESPONSE_BODY_MAX = 1024;
  */
 export function storableText(text: string, max = RESPONSE_BODY_MAX): string {
   const end = text.length > max && isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  // eslint-disable-next-line no-control-regex -- NUL is what is replaced
   return text.slice(0, end).replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 

@@ -8,9 +8,7 @@ export class DeliveriesByEndpoint1764576000000 implements MigrationInterface {
   name = 'DeliveriesByEndpoint1764576000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(
-      'CREATE INDEX "idx_webhook_deliveries_endpoint_due" ON "webhook_deliveries" ("endpoint_id", "state", "due_at_ms", "id")',
-    );
+    await queryRunner.query('CREATE INDEX "idx_webhook_deliveries_endpoint_due" ON "webhook_deliveries" ("endpoint_id", "state", "due_at_ms", "id")');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

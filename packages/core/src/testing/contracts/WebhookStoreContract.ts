@@ -162,7 +162,13 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
       await h.queue.dispatch(t0, 10);
       // Three deliveries due per endpoint; b may have two, c none (paused), the others one each.
-      const shares = { perEndpoint: 1, slots: new Map([[b.id, 2], [c.id, 0]]) };
+      const shares = {
+        perEndpoint: 1,
+        slots: new Map([
+          [b.id, 2],
+          [c.id, 0],
+        ]),
+      };
       const first = await claim(t0, later(30_000), 2, shares);
       expect(first.map((d) => d.endpointId).sort()).toEqual([a.id, b.id].sort());
       const second = await claim(t0, later(30_000), 10, shares);
@@ -209,12 +215,17 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       ]);
       expect(results.slice(1).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
       const attempts = await h.queue.listAttempts({ endpointId: endpoint.id, before: null, limit: 10 });
-      expect(attempts.filter((a) => a.deliveryId !== bad!.id).map((a) => a.deliveryId).sort()).toEqual([good!.id, other!.id].sort());
+      expect(
+        attempts
+          .filter((a) => a.deliveryId !== bad!.id)
+          .map((a) => a.deliveryId)
+          .sort(),
+      ).toEqual([good!.id, other!.id].sort());
       const again = await claim(later(1000), later(30_000), 10);
       expect(again.map((d) => d.id)).not.toContain(good!.id);
       expect(again.find((d) => d.id === other!.id)).toEqual({ ...other, attempts: 1 });
     });
-    it("drops the pending deliveries of one endpoint, and only those", async () => {
+    it('drops the pending deliveries of one endpoint, and only those', async () => {
       const [kept, dropped] = [anEndpoint(), anEndpoint()];
       for (const endpoint of [kept, dropped]) await h.endpoints.create(endpoint);
       for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft());
