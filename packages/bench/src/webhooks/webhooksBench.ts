@@ -82,15 +82,10 @@ async function paced<T>(count: number, send: (i: number) => Promise<T>): Promise
   return { answers: await Promise.all(answers), latencies };
 }
 
-/** What the paced runs of one setting measured. */
-interface Setting {
-  creates: number[];
-  transitions: number[];
-}
-
-async function measureWrites(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
+/** The built server on `databaseUrl`, in production mode, its admin API on, webhooks allowed to loopback; a key. */
+async function startServer(databaseUrl: string): Promise<{ key: string; server: ServerProcess }> {
   const key = await issueUnlimitedKey(databaseUrl);
-  const server: ServerProcess = await spawnServer({
+  const server = await spawnServer({
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -99,6 +94,17 @@ async function measureWrites(label: string, databaseUrl: string, receiver: Recei
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...STOPPED_AT_ONCE,
   });
+  return { key, server };
+}
+
+/** What the paced runs of one setting measured. */
+interface Setting {
+  creates: number[];
+  transitions: number[];
+}
+
+async function measureWrites(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
+  const { key, server } = await startServer(databaseUrl);
   try {
     const create = (name: string) => call(`${server.url}/pets`, key, 'POST', 201, { name, categoryId: 1 });
     const paths = [`/${label}-a`, `/${label}-b`];
@@ -214,16 +220,7 @@ const DEAD_ENDPOINTS = 500;
 
 /** A healthy endpoint's lag (201 to delivery) at PACE creates a second, beside DEAD_ENDPOINTS that never answer. */
 async function besideDeadEndpoints(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
-  const key = await issueUnlimitedKey(databaseUrl);
-  const server = await spawnServer({
-    DATABASE_URL: databaseUrl,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    ADMIN_TOKEN,
-    ADMIN_PORT: '0',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    ...STOPPED_AT_ONCE,
-  });
+  const { key, server } = await startServer(databaseUrl);
   try {
     const endpoint = (path: string) => call(`${server.adminUrl!}/webhook-endpoints`, ADMIN_TOKEN, 'POST', 201, { url: receiver.url + path });
     for (let i = 0; i < DEAD_ENDPOINTS; i++) await endpoint(`/dead/${label}-${i}`);

@@ -1,20 +1,16 @@
 import type { WebhookRequest, WebhookResponse, WebhookSender } from '../ports/WebhookSender.js';
 
-/** An answer with `statusCode`, read as the HTTP sender reads it: 2xx delivered, 410 refused, anything else retry. */
-export function answerOf(statusCode: number, body = ''): WebhookResponse {
-  const delivered = statusCode >= 200 && statusCode < 300;
-  return {
-    result: delivered ? 'delivered' : statusCode === 410 ? 'refused' : 'retry',
-    statusCode,
-    body,
-    error: delivered ? null : `the receiver answered ${statusCode}`,
-  };
-}
+/** Answers a test sender gives, by the result the HTTP sender would decide. */
+export const answers = {
+  delivered: (statusCode = 200, body = 'ok'): WebhookResponse => ({ result: 'delivered', statusCode, body, error: null }),
+  refused: (statusCode = 410, body = ''): WebhookResponse => ({ result: 'refused', statusCode, body, error: `the receiver answered ${statusCode}` }),
+  retry: (statusCode: number, body = ''): WebhookResponse => ({ result: 'retry', statusCode, body, error: `the receiver answered ${statusCode}` }),
+};
 
 /** Records every request and answers what `answer` says (default `200`). */
 export class RecordingWebhookSender implements WebhookSender {
   readonly requests: WebhookRequest[] = [];
-  answer: (request: WebhookRequest) => WebhookResponse | Promise<WebhookResponse> = () => answerOf(200, 'ok');
+  answer: (request: WebhookRequest) => WebhookResponse | Promise<WebhookResponse> = () => answers.delivered();
 
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     this.requests.push(request);

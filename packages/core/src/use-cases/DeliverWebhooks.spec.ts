@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createPetStore, type PetStore } from '../createPetStore.js';
 import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
-import { answerOf } from '../testing/RecordingWebhookSender.js';
+import { answers } from '../testing/RecordingWebhookSender.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from '../webhooks/RetrySchedule.js';
 
 describe('DeliverWebhooks', () => {
@@ -62,7 +62,7 @@ describe('DeliverWebhooks', () => {
   it('tries a failing receiver again on the schedule, with the same event id, until it answers 2xx', async () => {
     const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
-    ports.webhookSender.answer = () => answerOf(503, 'down');
+    ports.webhookSender.answer = () => answers.retry(503, 'down');
     await deliver();
     expect((await deliver()).attempts).toEqual([]);
     ports.clock.advance(999);
@@ -71,7 +71,7 @@ describe('DeliverWebhooks', () => {
     ports.webhookSender.answer = () => ({ result: 'retry', statusCode: null, body: null, error: 'no answer in 10 s' });
     expect((await deliver()).attempts).toHaveLength(1);
     ports.clock.advance(10_000);
-    ports.webhookSender.answer = () => answerOf(204);
+    ports.webhookSender.answer = () => answers.delivered(204);
     await deliver();
     const ids = new Set(ports.webhookSender.requests.map((r) => r.eventId));
     expect(ids.size).toBe(1);
@@ -87,7 +87,7 @@ describe('DeliverWebhooks', () => {
   it('disables an endpoint that answers 410 Gone at once, audited, and sends it nothing more', async () => {
     const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
-    ports.webhookSender.answer = () => answerOf(410, 'gone');
+    ports.webhookSender.answer = () => answers.refused(410, 'gone');
     await deliver();
     expect(await store.getWebhookEndpoint.execute(endpoint.id)).toMatchObject({ disabled: true, disabledReason: 'gone' });
     expect((await store.listAuditEvents.execute({})).events[0]).toMatchObject({
@@ -105,7 +105,7 @@ describe('DeliverWebhooks', () => {
     const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
     await store.createPet.execute({ name: 'Max', categoryId: 1 });
-    ports.webhookSender.answer = () => answerOf(500, 'x'.repeat(5000));
+    ports.webhookSender.answer = () => answers.retry(500, 'x'.repeat(5000));
     for (let i = 0; i < 5; i++) {
       await deliver();
       ports.clock.advance(10_000);
@@ -155,7 +155,7 @@ describe('DeliverWebhooks', () => {
 
   it('drops the pending deliveries of a deleted endpoint', async () => {
     const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
-    ports.webhookSender.answer = () => answerOf(500);
+    ports.webhookSender.answer = () => answers.retry(500);
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
     await deliver();
     await store.deleteWebhookEndpoint.execute(endpoint.id, 'cli');
@@ -175,7 +175,7 @@ describe('DeliverWebhooks', () => {
   it('records whatever a receiver answered in a storable form: NUL and lone surrogates replaced', async () => {
     const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
-    ports.webhookSender.answer = () => ({ ...answerOf(500, `a\u0000b${'c'.repeat(1021)}👍`), error: 'x\uD800' });
+    ports.webhookSender.answer = () => ({ ...answers.retry(500, `a\u0000b${'c'.repeat(1021)}👍`), error: 'x\uD800' });
     await deliver();
     const [attempt] = await attemptsTo(endpoint.id);
     expect(attempt).toMatchObject({ responseBody: `a\uFFFDb${'c'.repeat(1021)}`, error: 'x\uFFFD' });
@@ -186,7 +186,7 @@ describe('DeliverWebhooks', () => {
     const fast = await store.createWebhookEndpoint.execute({ url: `${url}/fast` }, 'cli');
     let answerSlow = () => {};
     ports.webhookSender.answer = (request) =>
-      request.url.endsWith('/slow') ? new Promise((resolve) => (answerSlow = () => resolve(answerOf(200)))) : answerOf(200);
+      request.url.endsWith('/slow') ? new Promise((resolve) => (answerSlow = () => resolve(answers.delivered(200)))) : answers.delivered(200);
     await store.createPet.execute({ name: 'Rex', categoryId: 1 });
     const first = await store.deliverWebhooks.execute();
     expect(first.started).toHaveLength(2);
@@ -197,7 +197,7 @@ describe('DeliverWebhooks', () => {
     expect(await Promise.all(second.started)).toEqual([expect.objectContaining({ endpointId: fast.endpoint.id, succeeded: true })]);
     expect(await attemptsTo(slow.endpoint.id)).toEqual([]);
     answerSlow();
-    ports.webhookSender.answer = () => answerOf(200);
+    ports.webhookSender.answer = () => answers.delivered(200);
     await Promise.all(first.started);
     expect(await attemptsTo(slow.endpoint.id)).toHaveLength(1);
     expect((await deliver()).attempts).toEqual([expect.objectContaining({ endpointId: slow.endpoint.id, succeeded: true })]);
@@ -210,7 +210,7 @@ describe('DeliverWebhooks', () => {
     const hung: (() => void)[] = [];
     ports.webhookSender.answer = (request) =>
       request.url.endsWith('/healthy')
-        ? answerOf(204)
+        ? answers.delivered(204)
         : new Promise((resolve) => hung.push(() => resolve({ result: 'retry', statusCode: null, body: null, error: 'no answer in 10000 ms' })));
     await many.createPet.execute({ name: 'Rex', categoryId: 1 });
     const rounds = [];
