@@ -55,8 +55,7 @@ describe('DeliverWebhooks', () => {
     await small.createWebhookEndpoint.execute({ url }, 'cli');
     for (const name of ['Rex', 'Tom', 'Kit']) await small.createPet.execute({ name, categoryId: 1 });
     expect(await deliver(small)).toMatchObject({ dispatched: 2, more: true });
-    expect(await deliver(small)).toMatchObject({ dispatched: 1, more: true });
-    expect(await deliver(small)).toMatchObject({ dispatched: 0, more: false });
+    expect(await deliver(small)).toMatchObject({ dispatched: 1, more: false });
   });
 
   it('tries a failing receiver again on the schedule, with the same event id, until it answers 2xx', async () => {
@@ -214,7 +213,8 @@ describe('DeliverWebhooks', () => {
         : new Promise((resolve) => hung.push(() => resolve({ result: 'retry', statusCode: null, body: null, error: 'no answer in 10000 ms' })));
     await many.createPet.execute({ name: 'Rex', categoryId: 1 });
     const rounds = [];
-    for (let i = 0; i < 11; i++) rounds.push(await many.deliverWebhooks.execute());
+    // One round starts every endpoint's first attempt, the healthy one's included.
+    rounds.push(await many.deliverWebhooks.execute());
     await settle();
     expect(hung).toHaveLength(500);
     expect(await attemptsTo(healthy.endpoint.id)).toHaveLength(1);
@@ -235,7 +235,7 @@ describe('DeliverWebhooks', () => {
     ports.clock.advance(1_000);
     await many.deliverWebhooks.execute();
     await settle();
-    expect(hung).toHaveLength(50);
+    expect(hung).toHaveLength(500);
   });
 });
 

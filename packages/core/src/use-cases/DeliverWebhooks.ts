@@ -17,7 +17,7 @@ export interface DeliveryOptions {
   retryDelaysMs?: readonly number[];
   /** How long an attempt may last, connection to the answer's end; default 10 s. */
   timeoutMs?: number;
-  /** Deliveries claimed per round at most; default 50. */
+  /** Events dispatched per round at most; default 50. */
   batchSize?: number;
   /** Attempts under way in this process at most, all endpoints together; default 1000. */
   maxInFlight?: number;
@@ -98,7 +98,9 @@ export class DeliverWebhooks {
     const { queue, clock } = this.ports;
     const now = clock.now();
     const dispatched = await queue.dispatch(now, this.batchSize);
-    const limit = Math.min(this.batchSize, this.maxInFlight - this.inFlight);
+    // Each endpoint's share bounds what one endpoint gets; a claim takes all the shares allow, so that a healthy
+    // endpoint is not left for later rounds behind hundreds of others' first attempts.
+    const limit = this.maxInFlight - this.inFlight;
     const slots = this.shares.at(now);
     const claimed =
       limit > 0

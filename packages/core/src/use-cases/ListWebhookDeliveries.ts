@@ -27,14 +27,13 @@ export class ListWebhookDeliveries {
     input: Readonly<Record<string, unknown>> = {},
   ): Promise<{ attempts: DeliveryAttemptView[]; nextCursor: string | null }> {
     if (!isEndpointId(endpointId)) throw notFound(endpointId);
+    // A deleted endpoint is known by its attempts.
+    const known = (await this.store.findById(endpointId)) ?? (await this.queue.listAttempts({ endpointId, before: null, limit: 1 })).at(0);
+    if (!known) throw notFound(endpointId);
     const listing = `deliveries|${endpointId}`;
     const { query, problems } = parsePageQuery(input, listing);
     if (problems.length > 0) throw new ValidationError(problems);
-    const [endpoint, found] = await Promise.all([
-      this.store.findById(endpointId),
-      this.queue.listAttempts({ endpointId, before: query.after, limit: query.limit + 1 }),
-    ]);
-    if (!endpoint && query.after === null && found.length === 0) throw notFound(endpointId);
+    const found = await this.queue.listAttempts({ endpointId, before: query.after, limit: query.limit + 1 });
     const page = found.slice(0, query.limit);
     const last = page.at(-1);
     return {
