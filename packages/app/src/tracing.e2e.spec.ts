@@ -239,7 +239,8 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
       const created = await fetch(`${server.adminUrl!}/webhook-endpoints`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ url: webhooks.url }),
+        // A receiver's token in the query: never exported.
+        body: JSON.stringify({ url: `${webhooks.url}?token=receiver-secret-5f1c` }),
       });
       const endpoint = (await created.json()) as { id: string };
       expect((await postPet(server, key, 'Hooked')).status).toBe(201);
@@ -260,6 +261,8 @@ describe('traces of the built server on SQLite, exported over OTLP/HTTP', () => 
       });
       const post = await eventually(() => childrenOf(receiver, span).find((child) => child.kind === CLIENT), { timeoutMs: 30_000 });
       expect(post.attributes['http.request.method'] ?? post.attributes['http.method']).toBe('POST');
+      expect(JSON.stringify(receiver.spans())).not.toContain('receiver-secret-5f1c');
+      expect(post.attributes['url.full'] ?? post.attributes['http.url']).toBe(`${webhooks.url}`);
     } finally {
       await webhooks.close();
     }

@@ -1,7 +1,7 @@
 // OpenTelemetry traces, exported over OTLP/HTTP. main.ts imports this module only when OTEL_EXPORTER_OTLP_ENDPOINT
 // (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) is set, before it imports the server: nothing here is loaded otherwise
 // (docs/decisions/0022-tracing.md).
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, RequestOptions } from 'node:http';
 import { register } from 'node:module';
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -130,6 +130,17 @@ function redactedUrlAttributes(redactor: CredentialRedactor, request: IncomingMe
 }
 
 /**
+ * An outgoing request's URL (a webhook's POST) without its query, which often carries the receiver's token: it
+ * replaces the instrumentation's own `url.full` before any processor sees it.
+ */
+function urlWithoutQuery(options: RequestOptions): Record<string, string> {
+  const host = options.hostname ?? options.host ?? 'localhost';
+  const port = options.port === undefined || options.port === null || options.port === '' ? '' : `:${String(options.port)}`;
+  const path = (options.path ?? '/').split('?')[0]!;
+  return { 'url.full': `${options.protocol ?? 'http:'}//${host.includes(':') ? `[${host}]` : host}${port}${path}` };
+}
+
+/**
  * Starts the OpenTelemetry SDK: OTLP/HTTP (JSON) exporter, W3C trace context, and the http, pg and ioredis
  * instrumentations only. The SDK reads the standard variables itself (OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER,
  * OTEL_TRACES_SAMPLER_ARG, OTEL_BSP_*, OTEL_SDK_DISABLED...). The packages are ESM, so the modules to patch are
@@ -153,6 +164,7 @@ export async function startTracing(secrets: { adminToken: string | undefined }):
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (request) => HEALTH_CHECKS.has(request.url?.split('?')[0] ?? ''),
         startIncomingSpanHook: (request) => redactedUrlAttributes(redactor, request),
+        startOutgoingSpanHook: urlWithoutQuery,
       }),
       new PgInstrumentation({ requireParentSpan: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),

@@ -16,7 +16,7 @@ import { webhooksBench } from './webhooks/webhooksBench.js';
 // `pnpm bench --soak --minutes N`: the soak run (src/soak), instead of the benchmark.
 if (process.argv.includes('--soak')) process.exit(await soak(process.argv.slice(2)));
 // `pnpm bench --webhooks`: webhook delivery (src/webhooks), instead of the benchmark.
-if (process.argv.includes('--webhooks')) process.exit(await webhooksBench());
+if (process.argv.includes('--webhooks')) process.exit(await webhooksBench(process.argv.includes('--dead-endpoints')));
 
 const { values } = orUsage(() =>
   parseArgs({

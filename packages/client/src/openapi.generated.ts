@@ -65,7 +65,7 @@ export interface paths {
         head: operations["getPetHead"];
         /**
          * Change an animal
-         * @description Changes any of an animal's name, category and status, with a JSON Merge Patch (RFC 7396): `{"status": "pending"}` records an adoption under way. Statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. With an `Idempotency-Key`, a retry of the same request gets the first answer again. Needs a key with the `pets:write` scope.
+         * @description Changes any of an animal's name, category and status, with a JSON Merge Patch (RFC 7396): `{"status": "pending"}` records an adoption under way. Statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. `If-None-Match` with `*`, or with a tag the animal has, is 412 and changes nothing. With an `Idempotency-Key`, a retry of the same request gets the first answer again. Needs a key with the `pets:write` scope.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -2250,10 +2250,15 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Entity tags (from an `ETag`) the animal must still have, compared strongly, or `*` for any existing animal: when none matches, nothing changes and the answer is 412 with the current `ETag`.
+                 * @description Entity tags (from an `ETag`) the animal must still have, compared strongly (character by character), or `*` for any existing animal: when none matches, nothing changes and the answer is 412 with the current `ETag`.
                  * @example "p1.1.1"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Entity tags the animal must not have (compared weakly), or `*`: an existing animal has a tag, so `*` always refuses. When one matches, nothing changes and the answer is 412 with the current `ETag`.
+                 * @example "p1.1.0"
+                 */
+                "If-None-Match"?: string;
                 /**
                  * @description Scoped to the API key, kept 24 hours: a retry with the same key and request replays the first answer.
                  * @example adoption-7f3a2c

@@ -169,7 +169,7 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
     createWebhookEndpoint: new CreateWebhookEndpoint(webhookEndpoints, webhookTargets, webhookAudit, clock),
     listWebhookEndpoints: new ListWebhookEndpoints(webhookEndpoints),
     getWebhookEndpoint: new GetWebhookEndpoint(webhookEndpoints),
-    updateWebhookEndpoint: new UpdateWebhookEndpoint(webhookEndpoints, webhookTargets, webhookAudit, clock),
+    updateWebhookEndpoint: new UpdateWebhookEndpoint(webhookEndpoints, webhookTargets, deliveries, webhookAudit, clock),
     deleteWebhookEndpoint: new DeleteWebhookEndpoint(webhookEndpoints, webhookAudit, clock),
     rotateWebhookSecret: new RotateWebhookSecret(webhookEndpoints, webhookAudit, clock),
     listWebhookDeliveries: new ListWebhookDeliveries(webhookEndpoints, deliveries),

@@ -98,7 +98,7 @@ export function createPetsApi(deps: PetsApiDeps, options: PetsApiOptions = {}): 
         if (unknown !== null) throw unknown;
         let body: JsonBody | undefined;
         if (operation.requestBody) {
-          body = await readJsonBody(ctx);
+          body = await readJsonBody(ctx, operation.requestBody.mediaTypes);
           // The body may have taken long to arrive: the key is checked again before anything is stored.
           if (admitted) await confirm(ctx, operation.scope, admitted);
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { pageEntityTag, petEntityTag, versionsInIfMatch } from './entityTags.js';
+import { pageEntityTag, petEntityTag, versionsNamed } from './entityTags.js';
 
 describe('entity tags', () => {
   it('gives a pet a strong tag that changes with its version', () => {
@@ -22,11 +22,16 @@ describe('entity tags', () => {
   });
 
   it('reads the versions of this pet an If-Match names, by strong comparison', () => {
-    expect(versionsInIfMatch('*', 7)).toBe('*');
-    expect(versionsInIfMatch('"p1.7.1", "p1.7.a"', 7)).toEqual([1, 10]);
-    expect(versionsInIfMatch('W/"p1.7.1"', 7)).toEqual([]);
-    expect(versionsInIfMatch('"p1.8.1"', 7)).toEqual([]);
-    expect(versionsInIfMatch('"something else"', 7)).toEqual([]);
-    expect(versionsInIfMatch('"p1.7.1" garbage', 7)).toEqual([]);
+    expect(versionsNamed('*', 7, 'strong')).toBe('*');
+    expect(versionsNamed('"p1.7.1", "p1.7.a"', 7, 'strong')).toEqual([1, 10]);
+    expect(versionsNamed('W/"p1.7.1"', 7, 'strong')).toEqual([]);
+    expect(versionsNamed('W/"p1.7.1"', 7, 'weak')).toEqual([1]);
+    // Compared character by character: another spelling of the same numbers is another tag.
+    expect(versionsNamed('"p1.7.01"', 7, 'strong')).toEqual([]);
+    expect(versionsNamed('"p1.07.1"', 7, 'weak')).toEqual([]);
+    expect(versionsNamed('"p1.7.A"', 7, 'strong')).toEqual([]);
+    expect(versionsNamed('"p1.8.1"', 7, 'strong')).toEqual([]);
+    expect(versionsNamed('"something else"', 7, 'strong')).toEqual([]);
+    expect(versionsNamed('"p1.7.1" garbage', 7, 'strong')).toEqual([]);
   });
 });

@@ -37,18 +37,24 @@ const ENTITY_TAG = /^\s*(W\/)?("[\x21\x23-\x7E\x80-\xFF]*")\s*(?:,|$)/;
 const PET_TAG = /^"p1\.([0-9a-z]{1,11})\.([0-9a-z]{1,7})"$/;
 
 /**
- * An `If-Match` header as the versions of pet `petId` it names (RFC 9110: strong comparison, so weak tags and
- * tags of other pets name none), or `*` for any. A malformed list names nothing, so it never matches.
+ * The versions of pet `petId` that an `If-Match` (`strong`) or `If-None-Match` (weak) header names, or `*` for any
+ * (RFC 9110, section 13.1). A tag names a version only when it is, character by character, the tag that version has
+ * (`"p1.8x.01"` names none: version 1's tag is `"p1.8x.1"`); the weak comparison of `If-None-Match` also takes a
+ * `W/` tag. A malformed list names nothing.
  */
-export function versionsInIfMatch(header: string, petId: number): '*' | number[] {
+export function versionsNamed(header: string, petId: number, comparison: 'strong' | 'weak'): '*' | number[] {
   if (header.trim() === '*') return '*';
   const versions: number[] = [];
   let rest = header;
   while (rest.trim() !== '') {
     const match = ENTITY_TAG.exec(rest);
     if (!match) return [];
-    const pet = match[1] === undefined ? PET_TAG.exec(match[2]!) : null;
-    if (pet && parseInt(pet[1]!, 36) === petId) versions.push(parseInt(pet[2]!, 36));
+    const tag = match[2]!;
+    const pet = match[1] === undefined || comparison === 'weak' ? PET_TAG.exec(tag) : null;
+    if (pet && parseInt(pet[1]!, 36) === petId) {
+      const version = parseInt(pet[2]!, 36);
+      if (petEntityTag({ id: petId, version }) === tag) versions.push(version);
+    }
     rest = rest.slice(match[0].length);
   }
   return versions;

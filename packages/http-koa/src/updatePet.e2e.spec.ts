@@ -86,6 +86,38 @@ describe('PATCH /v1/pets/{petId}', () => {
     expect((await patch(1, { name: 'Weak' }, { 'If-Match': `W/${(await api.authed(key, 'GET', '/v1/pets/1')).headers['etag']!}` })).status).toBe(412);
   });
 
+  it('compares If-Match character by character, and matches the tag of an id written with leading zeros', async () => {
+    const tag = (await api.authed(key, 'GET', '/v1/pets/1')).headers['etag']!;
+    expect(tag).toBe('"p1.1.1"');
+    expect((await patch(1, { name: 'Zero' }, { 'If-Match': '"p1.1.01"' })).status).toBe(412);
+    expect((await patch(1, { name: 'Zero' }, { 'If-Match': '"p1.01.1"' })).status).toBe(412);
+    expect(await api.pets.findById(1)).toMatchObject({ name: 'Rex', version: 1 });
+    const padded = await patch('00000000000000001', { name: 'Padded' }, { 'If-Match': tag });
+    expect(padded).toMatchObject({ status: 200, json: { id: 1, name: 'Padded' } });
+  });
+
+  it('honours If-None-Match on a change: * or a tag the pet has (weak comparison) is 412 and changes nothing', async () => {
+    const tag = (await api.authed(key, 'GET', '/v1/pets/1')).headers['etag']!;
+    for (const ifNoneMatch of ['*', tag, `W/${tag}`, `"p1.1.9", ${tag}`]) {
+      const refused = await patch(1, { name: 'Never' }, { 'If-None-Match': ifNoneMatch });
+      expect(refused).toMatchObject({ status: 412, json: { code: 'precondition_failed' }, headers: { etag: tag } });
+    }
+    expect(await api.pets.findById(1)).toMatchObject({ name: 'Rex', version: 1 });
+    expect((await patch(1, { name: 'Changed' }, { 'If-None-Match': '"p1.1.9"' })).status).toBe(200);
+  });
+
+  it('refuses a JSON Patch with 415 naming the media types it takes, and changes nothing', async () => {
+    const response = await patch(1, [{ op: 'replace', path: '/name', value: 'Patched' }], { 'Content-Type': 'application/json-patch+json' });
+    expect(response.status).toBe(415);
+    expect(response.json).toMatchObject({
+      code: 'unsupported_media_type',
+      message: expect.stringContaining('application/merge-patch+json or application/json'),
+    });
+    const object = await patch(1, { name: 'Patched' }, { 'Content-Type': 'application/json-patch+json' });
+    expect(object.status).toBe(415);
+    expect(await api.pets.findById(1)).toMatchObject({ name: 'Rex', version: 1 });
+  });
+
   it('gives a page a new ETag when a pet on it changes, so a 304 never hides a change', async () => {
     const page = await api.authed(key, 'GET', '/v1/pets?limit=1');
     const tag = page.headers['etag']!;

@@ -1,6 +1,7 @@
 import {
   ServiceUnavailableError,
   type AttemptListRequest,
+  type ClaimRequest,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryOutcome,
@@ -125,10 +126,45 @@ const toDelivery = (row: ClaimedRow): Delivery => ({
 /** An endpoint subscribed to the event `p` (its types are stored comma-separated). */
 const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
 
-/** Parameters: the lease's end, now, how many. */
-const CLAIM = (p: (n: number) => string, lock: string) =>
-  `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p(1)} WHERE "id" IN (SELECT "id" FROM "webhook_deliveries" ` +
-  `WHERE "state" = 'pending' AND "due_at_ms" <= ${p(2)} ORDER BY "due_at_ms", "id" LIMIT ${p(3)}${lock}) RETURNING "id", "event_id", "endpoint_id", "attempts"`;
+/**
+ * Claims each endpoint's share in turns (every endpoint's soonest due delivery before any endpoint's second). Named
+ * parameters: the lease's end, now, how many in all, the share of an endpoint not listed, the most any endpoint may
+ * have, the endpoints with no share (a JSON array) and those with another share (a JSON object of endpoint id to
+ * share). Each endpoint's next few due deliveries are read from the index by endpoint, so the deliveries waiting for
+ * an endpoint with no share (paused, or busy) cost nothing. On PostgreSQL the rows are locked where they are checked
+ * again, so two instances never claim one delivery.
+ */
+const CLAIM = (p: (name: ClaimParameter) => string, postgres: boolean) => {
+  const [blocked, listed, shareOf] = postgres
+    ? [
+        `SELECT jsonb_array_elements_text(${p('blocked')}::jsonb)`,
+        `SELECT jsonb_object_keys(${p('slots')}::jsonb)`,
+        `(${p('slots')}::jsonb ->> t."endpoint_id")::int`,
+      ]
+    : [
+        `SELECT "value" FROM json_each(${p('blocked')})`,
+        `SELECT "key" FROM json_each(${p('slots')})`,
+        `json_extract(${p('slots')}, '$."' || t."endpoint_id" || '"')`,
+      ];
+  const due = `"state" = 'pending' AND "due_at_ms" <= ${p('now')}`;
+  const next = `SELECT "id", "endpoint_id", "due_at_ms" FROM "webhook_deliveries" x WHERE x."endpoint_id" = e."id" AND x.${due} ORDER BY x."due_at_ms", x."id" LIMIT ${p('most')}`;
+  const candidates = postgres
+    ? `SELECT d."id", d."endpoint_id", d."due_at_ms" FROM "webhook_endpoints" e CROSS JOIN LATERAL (${next}) d WHERE e."id" NOT IN (${blocked})`
+    : `SELECT d."id", d."endpoint_id", d."due_at_ms" FROM "webhook_endpoints" e JOIN "webhook_deliveries" d ON d."id" IN (SELECT "id" FROM (${next})) ` +
+      `WHERE e."id" NOT IN (${blocked})`;
+  const picked =
+    `SELECT t."id" FROM "turns" t WHERE t."turn" <= CASE WHEN t."endpoint_id" IN (${listed}) THEN ${shareOf} ELSE ${p('perEndpoint')} END ` +
+    `ORDER BY t."turn", t."due_at_ms", t."id" LIMIT ${p('limit')}`;
+  return (
+    `WITH "turns" AS (SELECT c.*, row_number() OVER (PARTITION BY c."endpoint_id" ORDER BY c."due_at_ms", c."id") AS "turn" FROM (${candidates}) c) ` +
+    `UPDATE "webhook_deliveries" SET "due_at_ms" = ${p('lease')} WHERE "id" IN ` +
+    (postgres ? `(SELECT "id" FROM "webhook_deliveries" WHERE ${due} AND "id" IN (${picked}) FOR UPDATE SKIP LOCKED)` : `(${picked})`) +
+    ' RETURNING "id", "event_id", "endpoint_id", "attempts"'
+  );
+};
+type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'most' | 'blocked' | 'slots';
+/** The order of the PostgreSQL parameters ($1 to $7). */
+const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'most', 'blocked', 'slots'];
 
 /**
  * WebhookEndpointStore and DeliveryQueue on TypeORM. On PostgreSQL, dispatching and claiming are single statements
@@ -173,8 +209,13 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
 
   async delete(id: string): Promise<boolean> {
     const { affected } = await this.guard(() => this.endpoints.delete({ id }));
-    await this.guard(() => this.deliveries.update({ endpoint_id: id, state: 'pending' }, { state: 'failed' }));
+    await this.drop(id);
     return (affected ?? 0) > 0;
+  }
+
+  async drop(endpointId: string): Promise<number> {
+    const { affected } = await this.guard(() => this.deliveries.update({ endpoint_id: endpointId, state: 'pending' }, { state: 'failed' }));
+    return affected ?? 0;
   }
 
   async dispatch(at: Date, limit: number): Promise<number> {
@@ -221,20 +262,35 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     return { id: toSafeInteger(identifiers[0]!['id'] as number), eventId, endpointId, attempts: 0 };
   }
 
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
-    const parameters = [leaseUntil.getTime(), now.getTime(), limit];
-    const db = this.postgres ? undefined : sqliteConnectionOf(this.dataSource);
-    const rows =
-      db && !db.inTransaction
-        ? this.guard(
-            async () =>
-              this.prepared(
-                db,
-                CLAIM(() => '?', ''),
-              ).all(...parameters) as ClaimedRow[],
-          )
-        : this.rowsOf<ClaimedRow>(this.postgres ? CLAIM((n) => `$${n}`, ' FOR UPDATE SKIP LOCKED') : CLAIM(() => '?', ''), parameters);
-    return (await rows).map(toDelivery).sort((a, b) => a.id - b.id);
+  async claim({ now, leaseUntil, limit, perEndpoint, slots }: ClaimRequest): Promise<Delivery[]> {
+    const blocked = [...slots].filter(([, share]) => share <= 0).map(([id]) => id);
+    const values = {
+      lease: leaseUntil.getTime(),
+      now: now.getTime(),
+      limit,
+      perEndpoint,
+      most: Math.max(perEndpoint, ...slots.values()),
+      blocked: JSON.stringify(blocked),
+      slots: JSON.stringify(Object.fromEntries([...slots].filter(([, share]) => share > 0))),
+    };
+    if (this.postgres) {
+      const text = CLAIM((name) => `$${CLAIM_PARAMETERS.indexOf(name) + 1}`, true);
+      const rows = await this.rowsOf<ClaimedRow>(
+        text,
+        CLAIM_PARAMETERS.map((name) => values[name]),
+      );
+      return rows.map(toDelivery).sort((a, b) => a.id - b.id);
+    }
+    const db = sqliteConnectionOf(this.dataSource);
+    if (!db) throw new ServiceUnavailableError('database');
+    const rows = await this.guard(
+      async () =>
+        this.prepared(
+          db,
+          CLAIM((name) => `@${name}`, false),
+        ).all(values) as ClaimedRow[],
+    );
+    return rows.map(toDelivery).sort((a, b) => a.id - b.id);
   }
 
   /**
@@ -254,37 +310,48 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
   private async recordBatch(): Promise<void> {
     const pending = this.batch;
     this.batch = [];
-    const rows = pending.map((p) => p.row);
     try {
-      await this.guard(() => this.store(rows));
+      await this.guard(() => this.store(pending.map((p) => p.row)));
       for (const p of pending) p.resolve();
     } catch (error) {
-      for (const p of pending) p.reject(error);
+      if (pending.length === 1) {
+        pending[0]!.reject(error);
+        return;
+      }
+      // One record the database refuses must not fail the others: each alone, then.
+      await Promise.all(pending.map((p) => this.guard(() => this.store([p.row])).then(p.resolve, p.reject)));
     }
   }
 
+  /**
+   * Stores attempts and their deliveries' states. An attempt recorded already (its id) is left as it is, and a
+   * delivery moves on only from an earlier attempt, so a late or repeated record changes nothing.
+   */
   private async store(rows: AttemptRecord[]): Promise<void> {
     if (this.postgres) {
       await this.dataSource.query(
         `WITH "x" AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})), ` +
-          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x") ` +
+          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x" ON CONFLICT ("id") DO NOTHING RETURNING "id") ` +
           `UPDATE "webhook_deliveries" d SET "state" = x."state", "attempts" = x."attempt", "due_at_ms" = COALESCE(x."next_due_at_ms", d."due_at_ms") ` +
-          `FROM "x" WHERE d."id" = x."delivery_id"`,
+          `FROM "x" WHERE d."id" = x."delivery_id" AND d."attempts" < x."attempt" AND x."id" IN (SELECT "id" FROM "logged")`,
         [JSON.stringify(rows)],
       );
       return;
     }
     const db = sqliteConnectionOf(this.dataSource);
     if (!db) throw new ServiceUnavailableError('database');
-    const log = this.prepared(db, `INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')})`);
+    const log = this.prepared(
+      db,
+      `INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) VALUES (${ATTEMPT_FIELDS.map(() => '?').join(', ')}) ON CONFLICT ("id") DO NOTHING`,
+    );
     const update = this.prepared(
       db,
-      'UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ?',
+      'UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ? AND "attempts" < ?',
     );
     const write = () => {
       for (const row of rows) {
-        log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
-        update.run(row.state, row.attempt, row.next_due_at_ms, row.delivery_id);
+        const { changes } = log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
+        if (changes > 0) update.run(row.state, row.attempt, row.next_due_at_ms, row.delivery_id, row.attempt);
       }
     };
     // Inside a transaction an embedder opened through TypeORM the writes join it, as any statement on this connection would.

@@ -4,12 +4,17 @@ import { Webhook } from 'standardwebhooks';
 
 interface ReceivedWebhook {
   path: string;
+  /** When its body had arrived (ms since the epoch). */
+  at: number;
   headers: IncomingHttpHeaders;
   body: string;
 }
 
-/** What the receiver answers a webhook: a status, or `hang` (never answer). */
-type ReceiverAnswer = number | 'hang';
+/**
+ * What the receiver answers a webhook: a status, `hang` (never answer), or `drip` (`200` and its headers at once,
+ * then one byte of body a second, never ending).
+ */
+type ReceiverAnswer = number | 'hang' | 'drip';
 
 export interface WebhookReceiver {
   url: string;
@@ -29,9 +34,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
+      received.push({ path: req.url ?? '', at: Date.now(), headers: req.headers, body });
       const status = receiver.answer(received);
-      if (status !== 'hang') res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
+      if (status === 'drip') {
+        res.writeHead(200, { 'Content-Type': 'text/plain' }).flushHeaders();
+        const drip = setInterval(() => res.write('.'), 1000);
+        res.on('close', () => clearInterval(drip));
+      } else if (status !== 'hang') res.writeHead(status, { 'Content-Type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -20,16 +20,16 @@ function manualTimers() {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
-const idle: DeliveryRound = { dispatched: 0, attempts: [], more: false };
-const full: DeliveryRound = { dispatched: 50, attempts: [], more: true };
-const some: DeliveryRound = { dispatched: 3, attempts: [], more: false };
+const idle: DeliveryRound = { dispatched: 0, started: [], more: false };
+const full: DeliveryRound = { dispatched: 50, started: [], more: true };
+const some: DeliveryRound = { dispatched: 3, started: [], more: false };
 
 describe('the webhook worker', () => {
   it('runs a round when started, another at once while rounds fill a batch, then polls at the interval', async () => {
     const results = [full, full, some];
     let rounds = 0;
     const { timers, due, fire } = manualTimers();
-    const worker = new WebhookWorker({ execute: async () => (rounds++, results.shift() ?? idle) }, 1000, () => {}, 4, timers);
+    const worker = new WebhookWorker({ execute: async () => (rounds++, results.shift() ?? idle) }, 1000, () => {}, timers);
     worker.start();
     for (let i = 0; i < 5; i++) await settle();
     expect(rounds).toBe(3);
@@ -40,7 +40,33 @@ describe('the webhook worker', () => {
     await worker.stop();
   });
 
-  it('starts a round when woken, beside one held up by a slow receiver, up to the limit', async () => {
+  it('ends a round without waiting for its attempts, runs the next when one ends, and waits for them at stop', async () => {
+    const held: (() => void)[] = [];
+    const attempt = () => new Promise<never>((resolve) => held.push(() => resolve(undefined as never)));
+    const results: DeliveryRound[] = [{ dispatched: 2, started: [attempt(), attempt()], more: false }];
+    let rounds = 0;
+    const { timers, due } = manualTimers();
+    const worker = new WebhookWorker({ execute: async () => (rounds++, results.shift() ?? idle) }, 1000, () => {}, timers, 5);
+    worker.start();
+    await settle();
+    expect(rounds).toBe(1);
+    expect(due.map((timer) => timer.ms)).toEqual([1000]);
+    held.shift()!();
+    await settle();
+    // An attempt ended: its endpoint may take another, so a round runs a few milliseconds later.
+    expect(due.map((timer) => timer.ms)).toEqual([1000, 5]);
+    due.splice(1)[0]!.run();
+    await settle();
+    expect(rounds).toBe(2);
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await settle();
+    expect(stopped).toBe(false);
+    held.shift()!();
+    await stopping;
+  });
+
+  it('runs one round at a time: a wake during a round runs another once it ends', async () => {
     const held: (() => void)[] = [];
     let started = 0;
     const worker = new WebhookWorker(
@@ -52,18 +78,16 @@ describe('the webhook worker', () => {
       },
       1000,
       () => {},
-      2,
       manualTimers().timers,
     );
     worker.start();
     worker.wake();
     worker.wake();
-    expect(started).toBe(2);
+    expect(started).toBe(1);
     held.shift()!();
     await settle();
     await settle();
-    // The wake that found both rounds busy runs as soon as one ends.
-    expect(started).toBe(3);
+    expect(started).toBe(2);
     held.splice(0).forEach((release) => release());
     await worker.stop();
   });
@@ -71,7 +95,7 @@ describe('the webhook worker', () => {
   it('runs one round a few milliseconds after changes, for all those committed meanwhile', async () => {
     let rounds = 0;
     const { timers, due, fire } = manualTimers();
-    const worker = new WebhookWorker({ execute: async () => (rounds++, idle) }, 1000, () => {}, 4, timers, 5);
+    const worker = new WebhookWorker({ execute: async () => (rounds++, idle) }, 1000, () => {}, timers, 5);
     worker.changed();
     worker.changed();
     expect(rounds).toBe(0);
@@ -94,7 +118,6 @@ describe('the webhook worker', () => {
       },
       1000,
       (error) => errors.push(error),
-      4,
       timers,
     );
     worker.start();

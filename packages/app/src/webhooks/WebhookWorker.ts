@@ -8,15 +8,17 @@ export interface WorkerTimers {
 const nodeTimers: WorkerTimers = { setTimeout: (run, ms) => setTimeout(run, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) };
 
 /**
- * Runs the delivery rounds: one within 50 ms of a change committed in this process, else every `pollIntervalMs`
- * (changes made by other instances, retries falling due). A round that filled a batch is followed by another at once.
- * Up to `maxRounds` run side by side, so that a receiver slow to answer (up to the timeout) holds up only the round
- * its delivery is in. A failing round (the database down) is reported and tried again at the next poll.
+ * Runs the delivery rounds, one at a time: one within 50 ms of a change committed in this process or of an attempt
+ * ending (its endpoint may take another), else every `pollIntervalMs` (changes made by other instances, retries
+ * falling due). A round that filled a batch is followed by another at once. A round starts its attempts and ends
+ * without waiting for them, so a receiver slow to answer (up to the timeout) holds up nothing else. A failing round
+ * (the database down) is reported and tried again at the next poll.
  */
 export class WebhookWorker {
   private timer: unknown = null;
   private soon: unknown = null;
-  private readonly rounds = new Set<Promise<void>>();
+  private round: Promise<void> | null = null;
+  private readonly attempts = new Set<Promise<unknown>>();
   private pending = false;
   private stopped = false;
 
@@ -24,7 +26,6 @@ export class WebhookWorker {
     private readonly deliver: Pick<DeliverWebhooks, 'execute'>,
     private readonly pollIntervalMs: number,
     private readonly onError: (error: unknown) => void,
-    private readonly maxRounds = 4,
     private readonly timers: WorkerTimers = nodeTimers,
     private readonly coalesceMs = 50,
   ) {}
@@ -34,9 +35,9 @@ export class WebhookWorker {
   }
 
   /**
-   * A change was committed here: a round runs within `coalesceMs`, for it and the changes committed meanwhile. Not at
-   * once: the request that made the change is answered first, and one round for the changes of 50 ms costs the
-   * requests served meanwhile less than a round per change (`pnpm bench --webhooks`, docs/performance.md).
+   * A change was committed here (or an attempt ended): a round runs within `coalesceMs`, for it and what happened
+   * meanwhile. Not at once: the request that made the change is answered first, and one round for the changes of
+   * 50 ms costs the requests served meanwhile less than a round per change (`pnpm bench --webhooks`).
    */
   changed(): void {
     if (this.stopped || this.soon !== null) return;
@@ -46,40 +47,56 @@ export class WebhookWorker {
     }, this.coalesceMs);
   }
 
-  /** Runs a round now, or as soon as one of those under way ends. */
+  /** Runs a round now, or as soon as the one under way ends. */
   wake(): void {
     if (this.stopped) return;
-    if (this.rounds.size >= this.maxRounds) {
+    if (this.round !== null) {
       this.pending = true;
       return;
     }
     this.pending = false;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
     this.timer = null;
-    const round: Promise<void> = this.round().then((more) => {
-      this.rounds.delete(round);
+    this.round = this.run().then((more) => {
+      this.round = null;
       if (this.stopped) return;
       if (more || this.pending) this.wake();
       else if (this.timer === null) this.timer = this.timers.setTimeout(() => this.wake(), this.pollIntervalMs);
     });
-    this.rounds.add(round);
   }
 
-  /** Stops polling and waits for the rounds under way (their attempts are recorded). */
+  /** Stops polling and waits for the round and the attempts under way (each ends by its deadline and is recorded). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
     if (this.soon !== null) this.timers.clearTimeout(this.soon);
-    await Promise.all(this.rounds);
+    await this.round;
+    await Promise.all(this.attempts);
   }
 
   /** Whether more work may be waiting. */
-  private async round(): Promise<boolean> {
+  private async run(): Promise<boolean> {
     try {
-      return (await this.deliver.execute()).more;
+      const { started, more } = await this.deliver.execute();
+      for (const attempt of started) {
+        const tracked: Promise<unknown> = attempt.then(
+          () => this.ended(tracked),
+          (error: unknown) => {
+            this.onError(error);
+            this.ended(tracked);
+          },
+        );
+        this.attempts.add(tracked);
+      }
+      return more;
     } catch (error) {
       this.onError(error);
       return false;
     }
+  }
+
+  private ended(attempt: Promise<unknown>): void {
+    this.attempts.delete(attempt);
+    this.changed();
   }
 }

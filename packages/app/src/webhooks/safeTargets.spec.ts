@@ -16,6 +16,15 @@ describe('safe webhook targets', () => {
     'fd00:ec2::254',
     '::ffff:127.0.0.1',
     '::',
+    // IPv4-compatible, as a URL writes [::127.0.0.1] and [::10.0.0.1]; also public ones (deprecated, never routed).
+    '::7f00:1',
+    '::a00:1',
+    '::808:808',
+    // 6to4, NAT64, IPv4-translated and Teredo forms of 10.0.0.1.
+    '2002:a00:1::',
+    '64:ff9b::a00:1',
+    '::ffff:0:a00:1',
+    '2001:0:4136:e378:8000:63bf:f5ff:fffe',
   ])('refuses %s', (address) => {
     expect(unsafeAddress(address)).toMatch(new RegExp(`^${address.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a`));
   });
@@ -29,6 +38,7 @@ describe('safe webhook targets', () => {
     expect(await safe.problem('http://93.184.215.14/hooks')).toMatch(/must be https/);
     expect(await safe.problem('https://93.184.215.14/hooks')).toBeNull();
     expect(await safe.problem('https://[fd00::1]/hooks')).toMatch(/private or internal address: fd00::1 is a uniqueLocal address/);
+    expect(await safe.problem('https://[::127.0.0.1]/hooks')).toMatch(/private or internal address: ::7f00:1 is an ipv4Compatible address/);
     expect(await new SafeWebhookTargets(true).problem('http://127.0.0.1:8080/hooks')).toBeNull();
   });
 });

@@ -6,13 +6,19 @@ import ipaddr from 'ipaddr.js';
 /**
  * Why webhooks may not go to `address`, or null: only public unicast addresses may receive them. Loopback, private,
  * link-local (the cloud metadata service at 169.254.169.254 among them), carrier-grade NAT, unique-local, multicast
- * and reserved ranges are refused; IPv4-mapped IPv6 is judged as the IPv4 address it carries.
+ * and reserved ranges are refused; IPv4-mapped IPv6 is judged as the IPv4 address it carries, and every other IPv6
+ * form that carries an IPv4 address is refused: IPv4-compatible (`::/96`, deprecated: `[::127.0.0.1]` reaches a URL
+ * as `[::7f00:1]`), 6to4, Teredo, NAT64 and IPv4-translated (ipaddr.js' ranges).
  */
 export function unsafeAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const range = ipaddr.process(address).range();
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return `${address} is an ipv4Compatible address`;
+  const range = parsed.range();
   return range === 'unicast' ? null : `${address} is a ${range} address`;
 }
+
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
 const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, '$1');
 

@@ -22,7 +22,12 @@ async function seedPets(transactions, base) {
   const change = transactions.find((t) => t.request.method === 'PATCH' && t.request.uri.startsWith('/pets/') && t.expected.statusCode === '200');
   const changed = await fetch(`${base}${change.request.uri}`, {
     method: 'PATCH',
-    headers: { ...headers, 'If-Match': header(change, 'If-Match'), 'Idempotency-Key': header(change, 'Idempotency-Key') },
+    headers: {
+      ...headers,
+      'If-Match': header(change, 'If-Match'),
+      'If-None-Match': header(change, 'If-None-Match'),
+      'Idempotency-Key': header(change, 'Idempotency-Key'),
+    },
     body: change.request.body,
   });
   if (changed.status !== 200) throw new Error(`seeding: the documented change answered ${changed.status} ${await changed.text()}`);

@@ -1,4 +1,5 @@
-// The benchmark's webhook receiver, in its own process: answers every POST 200 at once and keeps, for each path,
+// The benchmark's webhook receiver, in its own process: answers every POST 200 at once (never, on a path that starts
+// with `/dead/`) and keeps, for each path,
 // the `data.id` of each webhook and when it arrived (ms since the epoch); `GET <path>` answers them as JSON
 // (`[[id, arrivedAt], ...]`), `GET <path>?count` only how many. Reports `ready <port>` on stderr.
 import { createServer } from 'node:http';
@@ -13,6 +14,7 @@ const server = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(query === 'count' ? list.length : list));
     return;
   }
+  if (path.startsWith('/dead/')) return;
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {

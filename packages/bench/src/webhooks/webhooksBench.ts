@@ -1,7 +1,8 @@
 // `pnpm bench --webhooks`: webhook delivery on the built server (SQLite, then PostgreSQL), to a receiver in its own
 // process on loopback that answers at once: what two subscribed endpoints cost creates and status changes at 100 a
-// second (head to head with none, interleaved), the time from a create's 201 to its delivery at that pace, and how many
-// deliveries a second the server keeps up with while creating at full speed (docs/webhooks.md, docs/performance.md).
+// second (head to head with none, interleaved), the time from a create's 201 to its delivery at that pace, how many
+// deliveries a second the server keeps up with while creating at full speed, and a healthy endpoint's lag at that pace
+// beside 500 endpoints that never answer (docs/webhooks.md, docs/performance.md). `--dead-endpoints` runs only the last.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,15 +82,10 @@ async function paced<T>(count: number, send: (i: number) => Promise<T>): Promise
   return { answers: await Promise.all(answers), latencies };
 }
 
-/** What the paced runs of one setting measured. */
-interface Setting {
-  creates: number[];
-  transitions: number[];
-}
-
-async function measure(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
+/** The built server on `databaseUrl`, in production mode, its admin API on, webhooks allowed to loopback; a key. */
+async function startServer(databaseUrl: string): Promise<{ key: string; server: ServerProcess }> {
   const key = await issueUnlimitedKey(databaseUrl);
-  const server: ServerProcess = await spawnServer({
+  const server = await spawnServer({
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
@@ -98,6 +94,17 @@ async function measure(label: string, databaseUrl: string, receiver: Receiver): 
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...STOPPED_AT_ONCE,
   });
+  return { key, server };
+}
+
+/** What the paced runs of one setting measured. */
+interface Setting {
+  creates: number[];
+  transitions: number[];
+}
+
+async function measureWrites(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
+  const { key, server } = await startServer(databaseUrl);
   try {
     const create = (name: string) => call(`${server.url}/pets`, key, 'POST', 201, { name, categoryId: 1 });
     const paths = [`/${label}-a`, `/${label}-b`];
@@ -208,10 +215,42 @@ async function measure(label: string, databaseUrl: string, receiver: Receiver): 
   }
 }
 
+/** Endpoints that never answer, beside the healthy one. */
+const DEAD_ENDPOINTS = 500;
+
+/** A healthy endpoint's lag (201 to delivery) at PACE creates a second, beside DEAD_ENDPOINTS that never answer. */
+async function besideDeadEndpoints(label: string, databaseUrl: string, receiver: Receiver): Promise<void> {
+  const { key, server } = await startServer(databaseUrl);
+  try {
+    const endpoint = (path: string) => call(`${server.adminUrl!}/webhook-endpoints`, ADMIN_TOKEN, 'POST', 201, { url: receiver.url + path });
+    for (let i = 0; i < DEAD_ENDPOINTS; i++) await endpoint(`/dead/${label}-${i}`);
+    const healthy = `/${label}-beside-dead`;
+    await endpoint(healthy);
+    const { answers } = await paced(PACE * PACED_SECONDS, async (i) => {
+      const pet = await call(`${server.url}/pets`, key, 'POST', 201, { name: `beside dead ${i}`, categoryId: 1 });
+      return { id: Number(pet.id), at: Date.now() };
+    });
+    await until(`${label}: delivering to the healthy endpoint`, async () => ((await receiver.count(healthy)) >= answers.length ? true : null));
+    const arrivals = new Map(await receiver.received(healthy));
+    const lags = answers.map(({ id, at }) => arrivals.get(id)! - at).sort((a, b) => a - b);
+    console.log(
+      `| Webhooks on ${label}, ${PACE} creates/s for ${PACED_SECONDS} s | |\n|---|---:|\n` +
+        `| 201 to delivery to a healthy endpoint beside ${DEAD_ENDPOINTS} that never answer: p50 / p99 / max (ms) | ` +
+        `${percentile(lags, 0.5)} / ${percentile(lags, 0.99)} / ${lags.at(-1)} |\n`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
 /** Both databases (PostgreSQL when its binaries are installed), one after the other. */
-export async function webhooksBench(): Promise<number> {
+export async function webhooksBench(onlyDeadEndpoints = false): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'petstore-webhooks-bench-'));
   const receiver = await startReceiver();
+  const measure = async (label: string, databaseUrl: string, into: Receiver) => {
+    if (!onlyDeadEndpoints) await measureWrites(label, databaseUrl, into);
+    await besideDeadEndpoints(label, `${databaseUrl}${databaseUrl.startsWith('sqlite:') ? '-dead' : ''}`, into);
+  };
   try {
     await measure('SQLite', `sqlite:${join(work, 'pets.db')}`, receiver);
     const postgres = await startPostgres();

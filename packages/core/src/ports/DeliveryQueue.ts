@@ -7,6 +7,21 @@ export interface AttemptListRequest {
   limit: number;
 }
 
+/** Which due deliveries one claim takes. */
+export interface ClaimRequest {
+  now: Date;
+  /** When the claimed deliveries become due again, should their attempt never be recorded. */
+  leaseUntil: Date;
+  /** How many deliveries at most, in all. */
+  limit: number;
+  /**
+   * How many deliveries of one endpoint at most: `slots` for the endpoints it lists (0 for one paused or busy),
+   * `perEndpoint` for the others. An endpoint with no share costs the claim nothing, however many deliveries wait.
+   */
+  perEndpoint: number;
+  slots: ReadonlyMap<string, number>;
+}
+
 /** What becomes of a delivery after an attempt: tried again at `nextAttemptAt`, or done. */
 export type DeliveryOutcome = { state: 'pending'; nextAttemptAt: Date } | { state: Exclude<DeliveryState, 'pending'> };
 
@@ -21,10 +36,19 @@ export interface DeliveryQueue {
   dispatch(at: Date, limit: number): Promise<number>;
   /** A new delivery of one event to one endpoint, due at `at` (a replay). */
   enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery>;
-  /** Up to `limit` pending deliveries due at `now`, soonest due first, each claimed until `leaseUntil`. */
-  claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]>;
-  /** Records an attempt of a claimed delivery, and what becomes of it. */
+  /**
+   * Pending deliveries due at `now`, each claimed until `leaseUntil`: up to the endpoint's share of each endpoint, in
+   * turns (every endpoint's soonest due delivery before any endpoint's second), soonest due first within a turn.
+   */
+  claim(request: ClaimRequest): Promise<Delivery[]>;
+  /**
+   * Records an attempt of a claimed delivery, and what becomes of it. Recording the same attempt again changes
+   * nothing (the first record stands), and a delivery already past that attempt keeps its state. Each record stands
+   * alone: one that cannot be stored never fails another.
+   */
   record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
+  /** Ends the pending deliveries of an endpoint (disabled) as failed, without another attempt; how many. */
+  drop(endpointId: string): Promise<number>;
   /** The attempts made to one endpoint, newest first. */
   listAttempts(request: AttemptListRequest): Promise<DeliveryAttempt[]>;
   /**

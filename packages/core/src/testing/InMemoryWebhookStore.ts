@@ -1,5 +1,5 @@
 import type { EventLog } from '../ports/EventLog.js';
-import type { AttemptListRequest, DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
+import type { AttemptListRequest, ClaimRequest, DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { EndpointPosition, WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { Delivery, DeliveryAttempt } from '../webhooks/Delivery.js';
 import type { WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
@@ -45,8 +45,14 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   }
 
   async delete(id: string): Promise<boolean> {
-    for (const delivery of this.deliveries) if (delivery.endpointId === id && delivery.state === 'pending') delivery.state = 'failed';
+    await this.drop(id);
     return this.endpoints.delete(id);
+  }
+
+  async drop(endpointId: string): Promise<number> {
+    const pending = this.deliveries.filter((d) => d.endpointId === endpointId && d.state === 'pending');
+    for (const delivery of pending) delivery.state = 'failed';
+    return pending.length;
   }
 
   async dispatch(at: Date, limit: number): Promise<number> {
@@ -69,19 +75,30 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
     return { id, eventId, endpointId, attempts };
   }
 
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<Delivery[]> {
-    const due = this.deliveries
+  async claim({ now, leaseUntil, limit, perEndpoint, slots }: ClaimRequest): Promise<Delivery[]> {
+    const turns = new Map<string, number>();
+    const claimed = this.deliveries
       .filter((d) => d.state === 'pending' && d.dueAt <= now.getTime())
       .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id)
-      .slice(0, limit);
-    for (const delivery of due) delivery.dueAt = leaseUntil.getTime();
-    return due.map(({ id, eventId, endpointId, attempts }) => ({ id, eventId, endpointId, attempts }));
+      .map((delivery) => {
+        const turn = (turns.get(delivery.endpointId) ?? 0) + 1;
+        turns.set(delivery.endpointId, turn);
+        return { delivery, turn };
+      })
+      .filter(({ delivery, turn }) => turn <= (slots.get(delivery.endpointId) ?? perEndpoint))
+      .sort((a, b) => a.turn - b.turn || a.delivery.dueAt - b.delivery.dueAt || a.delivery.id - b.delivery.id)
+      .slice(0, limit)
+      .map(({ delivery }) => delivery)
+      .sort((a, b) => a.id - b.id);
+    for (const delivery of claimed) delivery.dueAt = leaseUntil.getTime();
+    return claimed.map(({ id, eventId, endpointId, attempts }) => ({ id, eventId, endpointId, attempts }));
   }
 
   async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
+    if (this.attempts.some((a) => a.id === attempt.id)) return;
     this.attempts.push({ ...attempt });
     const delivery = this.deliveries.find((d) => d.id === attempt.deliveryId);
-    if (!delivery) return;
+    if (!delivery || delivery.attempts >= attempt.attempt) return;
     delivery.attempts = attempt.attempt;
     delivery.state = outcome.state;
     if (outcome.state === 'pending') delivery.dueAt = outcome.nextAttemptAt.getTime();

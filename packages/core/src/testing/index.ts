@@ -8,7 +8,7 @@ export { InMemoryKeyUsageStore } from './InMemoryKeyUsageStore.js';
 export { InMemoryBanStore } from './InMemoryBanStore.js';
 export { InMemoryWebhookStore } from './InMemoryWebhookStore.js';
 export { FakeWebhookTargets } from './FakeWebhookTargets.js';
-export { RecordingWebhookSender } from './RecordingWebhookSender.js';
+export { answers, RecordingWebhookSender } from './RecordingWebhookSender.js';
 
 export { aPetDraft, anApiKey, anAuditEvent } from './builders.js';
 export { inMemoryPorts, type InMemoryPorts } from './inMemoryPorts.js';

@@ -3,8 +3,9 @@ import type { Clock } from '../ports/Clock.js';
 import type { DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { EventLog } from '../ports/EventLog.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
-import type { WebhookResponse, WebhookSender } from '../ports/WebhookSender.js';
-import { attemptIdOf, RESPONSE_BODY_MAX, type Delivery, type DeliveryAttempt } from '../webhooks/Delivery.js';
+import type { DeliveryResult, WebhookResponse, WebhookSender } from '../ports/WebhookSender.js';
+import { attemptIdOf, storableText, type Delivery, type DeliveryAttempt } from '../webhooks/Delivery.js';
+import { DEFAULT_SHARE_OPTIONS, EndpointShares, type ShareOptions } from '../webhooks/EndpointShares.js';
 import { DEFAULT_RETRY_DELAYS_MS, nextAttemptAt } from '../webhooks/RetrySchedule.js';
 import { signingSecrets, type DisabledReason, type WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
 import { DomainError } from '../errors/DomainError.js';
@@ -14,18 +15,23 @@ import type { WebhookAudit } from './WebhookAudit.js';
 export interface DeliveryOptions {
   /** The waits between attempts (DEFAULT_RETRY_DELAYS_MS); one attempt more than there are waits. */
   retryDelaysMs?: readonly number[];
-  /** How long a receiver has to answer; default 10 s. */
+  /** How long an attempt may last, connection to the answer's end; default 10 s. */
   timeoutMs?: number;
-  /** Deliveries claimed per round; default 50. */
+  /** Events dispatched per round at most; default 50. */
   batchSize?: number;
+  /** Attempts under way in this process at most, all endpoints together; default 1000. */
+  maxInFlight?: number;
+  /** Each endpoint's share of the work (EndpointShares); its pauses are at most the retry schedule's waits by default. */
+  shares?: ShareOptions;
   /** In [0, 1): the jitter's randomness. */
   random?: () => number;
 }
 
-/** What one round did: events dispatched, and the attempts made, by outcome. */
+/** What one round did: events dispatched, and the attempts it started, each settling once recorded. */
 export interface DeliveryRound {
   dispatched: number;
-  attempts: DeliveryAttempt[];
+  /** The round does not wait for them: a slow receiver holds up nothing but its own attempt. */
+  started: Promise<DeliveryAttempt>[];
   /** A batch was full (events to dispatch or deliveries due): more work may be waiting. */
   more: boolean;
 }
@@ -42,20 +48,23 @@ interface Lookups {
 
 const plainObserver: DeliveryObserver = { attempt: (_delivery, run) => run() };
 
-const succeeded = (response: WebhookResponse) => response.statusCode !== null && response.statusCode >= 200 && response.statusCode < 300;
-
 /**
- * One round of the webhook worker: dispatches recorded events into deliveries, claims the due ones and makes one
- * attempt of each (in parallel), signed with the endpoint's secrets. A 2xx ends a delivery; anything else, or no
- * answer in time, is tried again on the retry schedule; `410 Gone` disables the endpoint at once, and so does the end
- * of the schedule (both audited, actor `system`). A claim lasts twice the timeout and a second, so a delivery whose
- * worker died mid-attempt is attempted again, by any instance (at least once).
+ * One round of the webhook worker: dispatches recorded events into deliveries, claims the due ones that the endpoints'
+ * shares allow (EndpointShares: a failing or slow endpoint has one attempt at a time, after a growing pause) and
+ * starts one attempt of each, signed with the endpoint's secrets, without waiting for them. The sender says what an
+ * answer means: `delivered` ends a delivery, `retry` tries it again on the retry schedule, `refused` disables the
+ * endpoint at once, and so does the end of the schedule (both audited, actor `system`). A claim lasts twice the
+ * timeout and a second, longer than any attempt, so a delivery is claimed again only when its worker died
+ * mid-attempt (at least once). Run rounds one at a time in a process: each claims within what the last left free.
  */
 export class DeliverWebhooks {
   private readonly delays: readonly number[];
   private readonly timeoutMs: number;
   private readonly batchSize: number;
+  private readonly maxInFlight: number;
   private readonly random: () => number;
+  private readonly shares: EndpointShares;
+  private inFlight = 0;
 
   constructor(
     private readonly ports: {
@@ -72,14 +81,37 @@ export class DeliverWebhooks {
     this.delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.batchSize = options.batchSize ?? 50;
+    this.maxInFlight = options.maxInFlight ?? 1_000;
     this.random = options.random ?? Math.random;
+    // A failing endpoint's pause never outlasts what its deliveries' own schedule waits.
+    const longest = Math.max(...this.delays, 0);
+    this.shares = new EndpointShares(
+      options.shares ?? {
+        ...DEFAULT_SHARE_OPTIONS,
+        pauseMs: Math.min(DEFAULT_SHARE_OPTIONS.pauseMs, this.delays[0] ?? 0),
+        maxPauseMs: Math.min(DEFAULT_SHARE_OPTIONS.maxPauseMs, longest),
+      },
+    );
   }
 
   async execute(): Promise<DeliveryRound> {
     const { queue, clock } = this.ports;
     const now = clock.now();
     const dispatched = await queue.dispatch(now, this.batchSize);
-    const claimed = await queue.claim(now, new Date(now.getTime() + 2 * this.timeoutMs + 1_000), this.batchSize);
+    // Each endpoint's share bounds what one endpoint gets; a claim takes all the shares allow, so that a healthy
+    // endpoint is not left for later rounds behind hundreds of others' first attempts.
+    const limit = this.maxInFlight - this.inFlight;
+    const slots = this.shares.at(now);
+    const claimed =
+      limit > 0
+        ? await queue.claim({
+            now,
+            leaseUntil: new Date(now.getTime() + 2 * this.timeoutMs + 1_000),
+            limit,
+            perEndpoint: this.shares.perEndpoint,
+            slots,
+          })
+        : [];
     // Read once per round: an event goes to several endpoints, an endpoint gets several events; the events in one read.
     const endpoints = new Map<string, Promise<WebhookEndpoint | null>>();
     const events = claimed.length === 0 ? Promise.resolve([]) : this.ports.events.findEvents([...new Set(claimed.map((d) => d.eventId))]);
@@ -87,31 +119,46 @@ export class DeliverWebhooks {
       endpoint: (id) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!,
       event: async (id) => (await events).find((event) => event.id === id) ?? null,
     };
-    const attempts = await Promise.all(claimed.map((delivery) => this.observer.attempt(delivery, () => this.attempt(delivery, lookups))));
-    return { dispatched, attempts, more: dispatched === this.batchSize || claimed.length === this.batchSize };
+    const started = claimed.map((delivery) => {
+      this.inFlight += 1;
+      this.shares.started(delivery.endpointId);
+      let result: DeliveryResult | null = null;
+      return this.observer
+        .attempt(delivery, async () => {
+          const made = await this.attempt(delivery, lookups);
+          result = made.result;
+          return made.attempt;
+        })
+        .finally(() => {
+          this.inFlight -= 1;
+          this.shares.ended(delivery.endpointId, result, this.ports.clock.now());
+        });
+    });
+    return { dispatched, started, more: dispatched === this.batchSize || claimed.length === limit };
   }
 
-  private async attempt(delivery: Delivery, lookups: Lookups): Promise<DeliveryAttempt> {
+  private async attempt(delivery: Delivery, lookups: Lookups): Promise<{ attempt: DeliveryAttempt; result: DeliveryResult | null }> {
     const { queue, clock, sender } = this.ports;
     const [endpoint, event] = await Promise.all([lookups.endpoint(delivery.endpointId), lookups.event(delivery.eventId)]);
     const at = clock.now();
     const number = delivery.attempts + 1;
-    let response: WebhookResponse;
-    if (!endpoint || !event) response = { statusCode: null, body: null, error: endpoint ? 'the event no longer exists' : 'the endpoint was deleted' };
-    else if (endpoint.disabled) response = { statusCode: null, body: null, error: 'the endpoint is disabled' };
+    let response: WebhookResponse | null = null;
+    let error: string | null = null;
+    if (!endpoint || !event) error = endpoint ? 'the event no longer exists' : 'the endpoint was deleted';
+    else if (endpoint.disabled) error = 'the endpoint is disabled';
     else {
-      const body = JSON.stringify(payloadOf(event));
       response = await sender.send({
         url: endpoint.url,
         eventId: event.id,
         sentAt: at,
-        body,
+        body: JSON.stringify(payloadOf(event)),
         secrets: signingSecrets(endpoint, at),
         timeoutMs: this.timeoutMs,
       });
+      error = response.result === 'delivered' ? null : (response.error ?? 'the receiver did not take it');
     }
     const ended = clock.now();
-    const ok = succeeded(response);
+    const result = response?.result ?? null;
     const attempt: DeliveryAttempt = {
       id: attemptIdOf(delivery.id, number),
       deliveryId: delivery.id,
@@ -119,18 +166,18 @@ export class DeliverWebhooks {
       endpointId: delivery.endpointId,
       attempt: number,
       at,
-      statusCode: response.statusCode,
+      statusCode: response?.statusCode ?? null,
       durationMs: Math.max(0, ended.getTime() - at.getTime()),
-      error: ok ? null : (response.error ?? `the receiver answered ${response.statusCode}`),
-      responseBody: response.body === null ? null : response.body.slice(0, RESPONSE_BODY_MAX),
-      succeeded: ok,
+      error: error === null ? null : storableText(error),
+      responseBody: response?.body == null ? null : storableText(response.body),
+      succeeded: result === 'delivered',
     };
-    const usable = endpoint !== null && event !== null && !endpoint.disabled;
-    const retryAt = ok || !usable || response.statusCode === 410 ? null : nextAttemptAt(ended, number, this.delays, this.random);
-    const outcome: DeliveryOutcome = ok ? { state: 'succeeded' } : retryAt ? { state: 'pending', nextAttemptAt: retryAt } : { state: 'failed' };
+    const retryAt = result === 'retry' ? nextAttemptAt(ended, number, this.delays, this.random) : null;
+    const outcome: DeliveryOutcome =
+      result === 'delivered' ? { state: 'succeeded' } : retryAt ? { state: 'pending', nextAttemptAt: retryAt } : { state: 'failed' };
     await queue.record(attempt, outcome);
-    if (usable && !ok && !retryAt) await this.disable(endpoint, response.statusCode === 410 ? 'gone' : 'failing');
-    return attempt;
+    if (endpoint && result !== null && result !== 'delivered' && !retryAt) await this.disable(endpoint, result === 'refused' ? 'gone' : 'failing');
+    return { attempt, result };
   }
 
   /** Disables the endpoint (unless it was disabled, or deleted, meanwhile), with the compare-and-set of any change. */
@@ -143,7 +190,9 @@ export class DeliverWebhooks {
       if (DomainError.is(error) && error.code === 'not_found') return null;
       throw error;
     });
-    if (changed && !alreadyDisabled)
+    if (changed && !alreadyDisabled) {
       await this.ports.audit.record(this.ports.clock.now(), 'system', 'webhook.disabled', changed.before, changed.after);
+      await this.ports.queue.drop(endpoint.id);
+    }
   }
 }

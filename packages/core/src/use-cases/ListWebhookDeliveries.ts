@@ -1,15 +1,21 @@
 import { parsePageQuery } from '../access/parsePageQuery.js';
 import { encodePositionCursor } from '../access/PositionCursor.js';
+import { NotFoundError } from '../errors/NotFoundError.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import type { DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { DeliveryAttempt } from '../webhooks/Delivery.js';
-import { findEndpoint } from './findEndpoint.js';
+import { isEndpointId } from '../webhooks/WebhookEndpoint.js';
+
+const notFound = (id: string) => new NotFoundError(`No webhook endpoint with id ${id}.`);
 
 /** One attempt as the delivery log shows it (its instant as ISO 8601 text). */
 export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'id'> & { at: string };
 
-/** The delivery log of one endpoint: every attempt, newest first, a page at a time (`limit`, `cursor`). */
+/**
+ * The delivery log of one endpoint: every attempt, newest first, a page at a time (`limit`, `cursor`). The log of a
+ * deleted endpoint stays readable; an id with neither an endpoint nor any attempt is NotFoundError.
+ */
 export class ListWebhookDeliveries {
   constructor(
     private readonly store: WebhookEndpointStore,
@@ -20,11 +26,14 @@ export class ListWebhookDeliveries {
     endpointId: string,
     input: Readonly<Record<string, unknown>> = {},
   ): Promise<{ attempts: DeliveryAttemptView[]; nextCursor: string | null }> {
-    const endpoint = await findEndpoint(this.store, endpointId);
-    const listing = `deliveries|${endpoint.id}`;
+    if (!isEndpointId(endpointId)) throw notFound(endpointId);
+    // A deleted endpoint is known by its attempts.
+    const known = (await this.store.findById(endpointId)) ?? (await this.queue.listAttempts({ endpointId, before: null, limit: 1 })).at(0);
+    if (!known) throw notFound(endpointId);
+    const listing = `deliveries|${endpointId}`;
     const { query, problems } = parsePageQuery(input, listing);
     if (problems.length > 0) throw new ValidationError(problems);
-    const found = await this.queue.listAttempts({ endpointId: endpoint.id, before: query.after, limit: query.limit + 1 });
+    const found = await this.queue.listAttempts({ endpointId, before: query.after, limit: query.limit + 1 });
     const page = found.slice(0, query.limit);
     const last = page.at(-1);
     return {

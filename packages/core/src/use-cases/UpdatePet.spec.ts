@@ -99,6 +99,17 @@ describe('UpdatePet', () => {
     await expect(updatePet.execute({ petId: 999, patch: { name: 'B' }, ifMatch: '*' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('honours If-None-Match: * or the current version is precondition_failed, another version changes the pet', async () => {
+    for (const ifNoneMatch of ['*', [rex.version]] as const) {
+      await expect(updatePet.execute({ petId: rex.id, patch: { name: 'A' }, ifNoneMatch })).rejects.toMatchObject({
+        code: 'precondition_failed',
+        current: rex,
+      });
+    }
+    expect(await pets.findById(rex.id)).toEqual(rex);
+    expect(await updatePet.execute({ petId: rex.id, patch: { name: 'A' }, ifNoneMatch: [9] })).toMatchObject({ name: 'A', version: 2 });
+  });
+
   it('with If-Match, a change that lands between the read and the write is precondition_failed', async () => {
     pets.beforeUpdate = async () => void (await meanwhile(rex.id, 1, { ...aPetDraft(), name: 'Meanwhile' }));
     await expect(updatePet.execute({ petId: rex.id, patch: { categoryId: 5 }, ifMatch: [1] })).rejects.toMatchObject({

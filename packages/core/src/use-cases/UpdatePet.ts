@@ -16,6 +16,8 @@ export interface UpdatePetInput {
   patch: PetPatch;
   /** The versions the caller allows the change from (If-Match), or `*` for any; absent: whatever the pet is now. */
   ifMatch?: '*' | readonly number[];
+  /** The versions the caller refuses the change from (If-None-Match), or `*` for any (an existing pet is always refused). */
+  ifNoneMatch?: '*' | readonly number[];
   /** When the request arrived (the transport's reading of the clock); default: when `execute` is called. */
   receivedAt?: Date;
 }
@@ -30,7 +32,7 @@ const ATTEMPTS = 20;
  * re-validated. A status change is judged against the status as it was when the request arrived: if another change
  * moved the status after that (while this request was in flight, whether before or after this one first read it),
  * it is refused as an invalid transition rather than applied to a status the caller never saw. Changing nothing is not a change (same version). Throws
- * NotFoundError, PreconditionFailedError (If-Match), InvalidTransitionError or ValidationError; nothing is stored then.
+ * NotFoundError, PreconditionFailedError (If-Match, If-None-Match), InvalidTransitionError or ValidationError; nothing is stored then.
  */
 export class UpdatePet {
   constructor(
@@ -38,7 +40,7 @@ export class UpdatePet {
     private readonly clock: Clock,
   ) {}
 
-  async execute({ petId, patch, ifMatch, receivedAt = this.clock.now() }: UpdatePetInput): Promise<Pet> {
+  async execute({ petId, patch, ifMatch, ifNoneMatch, receivedAt = this.clock.now() }: UpdatePetInput): Promise<Pet> {
     const checked = parsePetPatch(patch);
     const id = parsePetId(petId);
     let refused: Pet | undefined;
@@ -47,6 +49,7 @@ export class UpdatePet {
       const current = id === null ? null : await this.pets.findById(id);
       if (!current) throw new NotFoundError(`No pet with id ${String(petId)}.`);
       if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.includes(current.version)) throw new PreconditionFailedError(current);
+      if (ifNoneMatch !== undefined && (ifNoneMatch === '*' || ifNoneMatch.includes(current.version))) throw new PreconditionFailedError(current);
       const next: PetDraft = { name: current.name, categoryId: current.categoryId, status: current.status, ...checked };
       firstSeen ??= current.status;
       // Refused at this very version (what refused it was the status, changed after this request arrived), or the

@@ -29,7 +29,12 @@ export class UpdatePetIdempotently {
 
   async execute({ scope, idempotencyKey, ...input }: IdempotentUpdateInput): Promise<IdempotentResult> {
     checkIdempotencyKey(idempotencyKey);
-    const request = { updatePet: parsePetId(input.petId), patch: parsePetPatch(input.patch), ifMatch: input.ifMatch ?? null };
+    const request = {
+      updatePet: parsePetId(input.petId),
+      patch: parsePetPatch(input.patch),
+      ifMatch: input.ifMatch ?? null,
+      ...(input.ifNoneMatch !== undefined && { ifNoneMatch: input.ifNoneMatch }),
+    };
     return this.writes.run(scope, idempotencyKey, request, () => this.updatePet.execute(input));
   }
 }

@@ -1,5 +1,6 @@
 import type { AuditActor } from '../access/AuditEvent.js';
 import type { Clock } from '../ports/Clock.js';
+import type { DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { WebhookTargets } from '../ports/WebhookTargets.js';
 import { parseWebhookSettings } from '../webhooks/parseWebhookSettings.js';
@@ -11,12 +12,13 @@ import type { WebhookAudit } from './WebhookAudit.js';
 
 /**
  * Changes an endpoint's `url` (a safe target), `eventTypes`, `description` or `disabled` (enabling it again clears why
- * it was disabled). Audited as `webhook.updated` with each changed field.
+ * it was disabled; disabling it ends its pending deliveries). Audited as `webhook.updated` with each changed field.
  */
 export class UpdateWebhookEndpoint {
   constructor(
     private readonly store: WebhookEndpointStore,
     private readonly targets: WebhookTargets,
+    private readonly deliveries: DeliveryQueue,
     private readonly audit: WebhookAudit,
     private readonly clock: Clock,
   ) {}
@@ -31,6 +33,7 @@ export class UpdateWebhookEndpoint {
       return { ...current, ...settings, disabled, disabledReason };
     });
     await this.audit.record(this.clock.now(), actor, 'webhook.updated', before, after);
+    if (after.disabled && !before.disabled) await this.deliveries.drop(id);
     return viewOfEndpoint(after);
   }
 }

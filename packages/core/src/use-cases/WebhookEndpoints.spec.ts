@@ -84,6 +84,24 @@ describe('webhook endpoints (create, list, get, update, delete, rotate)', () => 
     await expect(store.updateWebhookEndpoint.execute(endpoint.id, {}, 'cli')).rejects.toMatchObject({ code: 'validation_error' });
   });
 
+  it('answers concurrent rotations with secrets that all sign: the first stored wins, the others answer its secret', async () => {
+    const { endpoint } = await store.createWebhookEndpoint.execute({ url: 'https://hooks.example.com/in' }, 'admin-api');
+    const rotations = await Promise.all(Array.from({ length: 10 }, () => store.rotateWebhookSecret.execute(endpoint.id, 'admin-api')));
+    const stored = await ports.webhookEndpoints.findById(endpoint.id);
+    expect(new Set(rotations.map((r) => r.secret))).toEqual(new Set([stored!.secret]));
+    expect((await store.listAuditEvents.execute({})).events.filter((e) => e.action === 'webhook.secret_rotated')).toHaveLength(1);
+  });
+
+  it("keeps a deleted endpoint's delivery log readable; an id with neither endpoint nor attempts is not found", async () => {
+    const { endpoint } = await store.createWebhookEndpoint.execute({ url: 'https://hooks.example.com/in' }, 'admin-api');
+    await store.createPet.execute({ name: 'Rex', categoryId: 1 });
+    await Promise.all((await store.deliverWebhooks.execute()).started);
+    await store.deleteWebhookEndpoint.execute(endpoint.id, 'admin-api');
+    expect((await store.listWebhookDeliveries.execute(endpoint.id)).attempts).toEqual([expect.objectContaining({ succeeded: true })]);
+    await expect(store.listWebhookDeliveries.execute('we_0000000000000000')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(store.listWebhookDeliveries.execute('nope')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('rotates the secret: the old one signs beside the new one for 24 hours; audited without either', async () => {
     const { endpoint, secret: first } = await store.createWebhookEndpoint.execute({ url }, 'cli');
     const { endpoint: rotated, secret: second } = await store.rotateWebhookSecret.execute(endpoint.id, 'admin-api');

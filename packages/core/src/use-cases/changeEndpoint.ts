@@ -8,8 +8,9 @@ const ATTEMPTS = 10;
 
 /**
  * Applies `change` to the endpoint as it is stored, with a compare-and-set: if another change came first, reads the
- * endpoint again and decides afresh. Answers the endpoint before and after; NotFoundError when there is none (or no
- * longer one); `change` may throw to refuse.
+ * endpoint again and decides afresh. Answers the endpoint before and after (the same object when `change` answered
+ * the endpoint it was given: nothing to change, nothing saved); NotFoundError when there is none (or no longer one);
+ * `change` may throw to refuse.
  */
 export async function changeEndpoint(
   store: WebhookEndpointStore,
@@ -19,6 +20,7 @@ export async function changeEndpoint(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const before = await findEndpoint(store, id);
     const next = await change(before);
+    if (next === before) return { before, after: before };
     if (await store.save({ ...next, version: before.version })) return { before, after: { ...next, version: before.version + 1 } };
   }
   throw new ServiceUnavailableError('database', 1, { cause: new Error(`webhook endpoint ${id} changed ${ATTEMPTS} times while being updated`) });

@@ -36,3 +36,15 @@ export function attemptIdOf(deliveryId: number, attempt: number): string {
 
 /** How much of a receiver's answer the delivery log keeps. */
 export const RESPONSE_BODY_MAX = 1024;
+
+/**
+ * Text a receiver sent, made storable in every database: at most `max` UTF-16 code units (a surrogate pair is never
+ * cut in two: the cut goes before it), each NUL and each lone surrogate replaced by U+FFFD. PostgreSQL's `text`
+ * holds neither NUL nor half a pair.
+ */
+export function storableText(text: string, max = RESPONSE_BODY_MAX): string {
+  const end = text.length > max && isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return text.slice(0, end).replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

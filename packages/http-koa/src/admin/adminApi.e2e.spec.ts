@@ -237,6 +237,17 @@ describe('the admin API, on its own listener', () => {
       expect((await api.authed((rotated.json as { key: string }).key, 'GET', '/v1/pets')).status).toBe(200);
     });
 
+    it('refuses the JSON body null with 400 and keeps the secret, as every operation does', async () => {
+      const { id, key } = await createKey();
+      const json = { 'Content-Type': 'application/json' };
+      const response = await api.admin('POST', `/admin/v1/keys/${id}/rotate`, { body: 'null', headers: json });
+      expect(response).toMatchObject({ status: 400, json: { code: 'validation_error', details: [{ field: 'body' }] } });
+      expect((await api.authed(key, 'GET', '/v1/pets')).status).toBe(200);
+      expect((await api.admin('GET', `/admin/v1/keys/${id}`)).json).toMatchObject({ previousSecretExpiresAt: null });
+      const created = await api.authed(key, 'POST', '/v1/pets', { body: 'null', headers: json });
+      expect(created).toMatchObject({ status: 400, json: { code: 'validation_error' } });
+    });
+
     it.each([[-1], [2_592_001], ['3600'], [1.5]])('refuses gracePeriodSeconds %p with 400 and keeps the secret', async (gracePeriodSeconds) => {
       const { id, key } = await createKey();
       const response = await api.admin('POST', `/admin/v1/keys/${id}/rotate`, { body: { gracePeriodSeconds } });

@@ -134,7 +134,8 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
       const unknown = unknownQueryParameters(operation, query);
       if (unknown !== null) throw unknown;
       let body: JsonBody | undefined;
-      if (operation.requestBody && !(operation.requestBody.optional && sendsNoBody(ctx))) body = await readJsonBody(ctx);
+      if (operation.requestBody && !(operation.requestBody.optional && sendsNoBody(ctx)))
+        body = await readJsonBody(ctx, operation.requestBody.mediaTypes);
       await operation.run(ctx, operationRequest(ctx, query, body));
     };
   }

@@ -1,4 +1,4 @@
-import type { NumberLiterals } from '@petstore/core';
+import { ValidationError, type NumberLiterals } from '@petstore/core';
 import inflate from 'inflation';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
@@ -60,21 +60,27 @@ function alreadyRead(ctx: Context): string {
  * Reads a JSON body safely, before any route sees it:
  * - `400` for a repeated `Content-Type` or `Content-Encoding` header;
  * - `415` unless the content type is JSON (any `+json` too) in UTF-8: a `charset` other than UTF-8 is refused rather
- *   than decoded into replacement characters; an unknown `Content-Encoding` is refused too;
+ *   than decoded into replacement characters; an unknown `Content-Encoding` is refused too; a JSON Patch
+ *   (`application/json-patch+json`) is refused naming the `accepted` types, unless they include it;
  * - `413` past 16 KiB (after decompression, so a gzip bomb stops at the limit);
+ * - `400 validation_error` for the JSON value `null`;
  * - `400 malformed_json` for bytes that are not UTF-8, text that is not JSON, a key repeated in one object, or
  *   nesting deeper than MAX_JSON_DEPTH.
  * `__proto__` keys stay plain own data (JSON.parse defines them as own properties; nothing is ever merged from the
  * body), so core rejects them as unknown fields. A body already read by a body parser mounted before the API is
  * taken from its `ctx.request.rawBody` (and checked the same way).
  */
-export async function readJsonBody(ctx: Context): Promise<JsonBody> {
+export async function readJsonBody(ctx: Context, accepted: readonly string[] = ['application/json']): Promise<JsonBody> {
   // Node keeps the first of two Content-Type headers; a proxy may keep the last: the two would read the body apart.
   for (const name of ['Content-Type', 'Content-Encoding']) {
     if ((ctx.req.headersDistinct[name.toLowerCase()]?.length ?? 0) > 1) throw new HttpError('bad_request', `Send one ${name} header, not several.`);
   }
   if (!ctx.is('application/json', '+json')) {
     throw new HttpError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".');
+  }
+  // A JSON Patch (RFC 6902) is a list of operations, not the document or merge patch an operation takes.
+  if (ctx.is('application/json-patch+json') && !accepted.includes('application/json-patch+json')) {
+    throw new HttpError('unsupported_media_type', `JSON Patch is not supported here: send the body as ${accepted.join(' or ')}.`);
   }
   const charset = ctx.request.charset.toLowerCase();
   if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') {
@@ -102,6 +108,8 @@ export async function readJsonBody(ctx: Context): Promise<JsonBody> {
   } catch {
     throw new HttpError('malformed_json', 'The request body is not valid JSON.');
   }
+  // Every body this API takes is an object: `null` is never "no body" (an optional body is left out instead).
+  if (value === null) throw ValidationError.of('body', 'The body must be a JSON object, not null.');
   const inspection = inspectJson(text);
   if (inspection.tooDeep) throw new HttpError('malformed_json', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   if (inspection.duplicateKey !== null)

@@ -1,10 +1,10 @@
 import { parsePetPatch, type Pet, type PetStore } from '@petstore/core';
-import { petEntityTag, versionsInIfMatch } from '../entityTags.js';
+import { petEntityTag, versionsNamed } from '../entityTags.js';
 import { JSON_CONTENT_TYPE } from '../jsonContentType.js';
 import { PetPatchSchema, PetSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
 import { defineOperation, type PetsOperation } from './Operation.js';
-import { IDEMPOTENCY_KEY, IF_MATCH, PET_ID } from './petParameters.js';
+import { IDEMPOTENCY_KEY, IF_MATCH, IF_NONE_MATCH_ON_CHANGE, PET_ID } from './petParameters.js';
 
 /** `PATCH /pets/{petId}`: changes an animal's name, category or status; conditional with `If-Match`, safe to retry with an `Idempotency-Key`. */
 export function updatePet(store: Pick<PetStore, 'updatePet' | 'updatePetIdempotently'>): PetsOperation {
@@ -23,10 +23,11 @@ export function updatePet(store: Pick<PetStore, 'updatePet' | 'updatePetIdempote
       '`sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed ' +
       'next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only ' +
       'if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to ' +
-      'the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. With an ' +
+      'the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. ' +
+      '`If-None-Match` with `*`, or with a tag the animal has, is 412 and changes nothing. With an ' +
       '`Idempotency-Key`, a retry of the same request gets the first answer again.',
     // Its own example key: a tool replaying the document's examples must not reuse createPet's key for another request.
-    parameters: [PET_ID, IF_MATCH, { ...IDEMPOTENCY_KEY, example: 'adoption-7f3a2c' }],
+    parameters: [PET_ID, IF_MATCH, IF_NONE_MATCH_ON_CHANGE, { ...IDEMPOTENCY_KEY, example: 'adoption-7f3a2c' }],
     requestBody: {
       schema: PetPatchSchema,
       description: 'The fields to change.',
@@ -36,12 +37,14 @@ export function updatePet(store: Pick<PetStore, 'updatePet' | 'updatePetIdempote
     errors: ['validation_error', 'not_found', 'invalid_transition', 'precondition_failed', 'idempotency_in_progress', 'idempotency_key_reused'],
     input: ({ params, body, numberLiterals, header }) => {
       const petId = params['petId']!;
-      const ifMatch = header('if-match');
+      const [ifMatch, ifNoneMatch] = [header('if-match'), header('if-none-match')];
+      // Any decimal form of the id (leading zeros too) is the pet's; an id that is not one (checked by the use case) matches no tag.
+      const id = /^[0-9]+$/.test(petId) ? Number(petId) : 0;
       return {
         petId,
         patch: parsePetPatch(body, numberLiterals),
-        // An id that is not one (checked by the use case) matches no tag.
-        ...(ifMatch !== undefined && { ifMatch: versionsInIfMatch(ifMatch, /^\d{1,16}$/.test(petId) ? Number(petId) : 0) }),
+        ...(ifMatch !== undefined && { ifMatch: versionsNamed(ifMatch, id, 'strong') }),
+        ...(ifNoneMatch !== undefined && { ifNoneMatch: versionsNamed(ifNoneMatch, id, 'weak') }),
         idempotencyKey: header('idempotency-key'),
       };
     },

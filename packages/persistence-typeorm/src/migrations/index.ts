@@ -1,4 +1,5 @@
 import { CoveringStatusIndex1763942400000 } from './CoveringStatusIndex1763942400000.js';
+import { DeliveriesByEndpoint1764576000000 } from './DeliveriesByEndpoint1764576000000.js';
 import { CreateIdempotencyKeys1763856000000 } from './CreateIdempotencyKeys1763856000000.js';
 import { InitialSchema1763769600000 } from './InitialSchema1763769600000.js';
 import { KeyModel1764028800000 } from './KeyModel1764028800000.js';
@@ -17,4 +18,5 @@ export const migrations = [
   PetVersion1764316800000,
   PetEvents1764403200000,
   Webhooks1764489600000,
+  DeliveriesByEndpoint1764576000000,
 ];

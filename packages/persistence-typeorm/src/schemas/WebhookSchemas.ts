@@ -80,7 +80,10 @@ export function webhookDeliverySchema(dialect: Dialect): EntitySchema<WebhookDel
       attempts: { type: 'integer' },
       due_at_ms: int64(dialect),
     },
-    indices: [{ name: 'idx_webhook_deliveries_due', columns: ['state', 'due_at_ms'] }],
+    indices: [
+      { name: 'idx_webhook_deliveries_due', columns: ['state', 'due_at_ms'] },
+      { name: 'idx_webhook_deliveries_endpoint_due', columns: ['endpoint_id', 'state', 'due_at_ms', 'id'] },
+    ],
   });
 }
 

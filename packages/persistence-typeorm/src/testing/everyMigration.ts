@@ -8,6 +8,7 @@ export const EVERY_MIGRATION = [
   'PetVersion1764316800000',
   'PetEvents1764403200000',
   'Webhooks1764489600000',
+  'DeliveriesByEndpoint1764576000000',
 ];
 
 /** The migrations from `name` on, as `migrate` applies them after undoing them. */
