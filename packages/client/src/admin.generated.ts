@@ -1289,7 +1289,7 @@ export interface components {
          *     }
          */
         NewPet: {
-            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators. */
+            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
             name: string;
             /**
              * Format: int64
@@ -1310,7 +1310,7 @@ export interface components {
          *     }
          */
         PetPatch: {
-            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character; no control characters, bidirectional controls, line or paragraph separators. */
+            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
             name?: string;
             /**
              * Format: int64
@@ -7867,10 +7867,15 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Entity tags (from an `ETag`) the animal must still have, compared strongly, or `*` for any existing animal: when none matches, nothing changes and the answer is 412 with the current `ETag`.
+                 * @description Entity tags (from an `ETag`) the animal must still have, compared strongly (character by character), or `*` for any existing animal: when none matches, nothing changes and the answer is 412 with the current `ETag`.
                  * @example "p1.1.1"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Entity tags the animal must not have (compared weakly), or `*`: an existing animal has a tag, so `*` always refuses. When one matches, nothing changes and the answer is 412 with the current `ETag`.
+                 * @example "p1.1.0"
+                 */
+                "If-None-Match"?: string;
                 /**
                  * @description Scoped to the API key, kept 24 hours: a retry with the same key and request replays the first answer.
                  * @example adoption-7f3a2c
