@@ -247,16 +247,23 @@ if (!chromiumAvailable) {
       await page.getByLabel('Name contains').fill('onerror');
       await page.getByRole('button', { name: 'Search' }).click();
       await page.getByRole('link', { name: XSS }).click();
-      await page.getByTestId('usage-total').filter({ hasText: '0 requests' }).waitFor();
+      await page.getByTestId('usage-total').filter({ hasText: '0 requests admitted and 0 refused' }).waitFor();
 
-      for (let i = 0; i < 3; i++) {
+      // Used until its limit refuses it: 10 a minute, 50 a day, so within 51 requests whenever the minute turns.
+      let admitted = 0;
+      for (;;) {
         const used = await fetch(`${server.url}/pets`, { headers: { Authorization: `Bearer ${secret}` } });
+        await used.arrayBuffer();
+        if (used.status === 429) break;
         expect(used.status).toBe(200);
+        admitted += 1;
+        expect(admitted).toBeLessThanOrEqual(50);
       }
+      const total = `${admitted} requests admitted and 1 refused by the rate limit in these 30 days`;
       await eventually(
         async () => {
           await page.getByRole('button', { name: 'Refresh usage' }).click();
-          return /^3 requests/.test(await page.getByTestId('usage-total').innerText());
+          return (await page.getByTestId('usage-total').innerText()) === total;
         },
         { timeoutMs: 15_000, intervalMs: 300 },
       );
@@ -312,6 +319,12 @@ if (!chromiumAvailable) {
       await eventually(async () => (await attemptsWith('500')) === 1, { timeoutMs: 15_000, intervalMs: 200 });
       // The receiver's answer, kept as it came: shown as text.
       await page.locator('code.response').filter({ hasText: XSS }).waitFor();
+      // Its retry, scheduled 10 minutes on (give or take 10 %); none after the success.
+      const rowWith = (status: string) => page.locator('tbody tr').filter({ has: page.getByRole('cell', { name: status, exact: true }) });
+      const retryAt = Date.parse((await rowWith('500').locator('time').getAttribute('datetime')) ?? '');
+      expect(retryAt - Date.now()).toBeGreaterThan(8 * 60_000);
+      expect(retryAt - Date.now()).toBeLessThanOrEqual(11 * 60_000);
+      await expect(rowWith('200').locator('time').count()).resolves.toBe(0);
       await checkAccessibility(page, 'endpoint');
       await consoleScreenshot(page, 'endpoint');
 
