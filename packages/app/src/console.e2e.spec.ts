@@ -8,7 +8,10 @@ import {
   CHROMIUM_PATH,
   chromiumAvailable,
   eventually,
+  FIREFOX_PATH,
+  firefoxAvailable,
   launchChromium,
+  launchFirefox,
   spawnServer,
   STOPPED_AT_ONCE,
   type LaunchedChromium,
@@ -396,6 +399,43 @@ if (!chromiumAvailable) {
       console.info(`console first screens with 10,000 keys and 100,000 attempts (ms): ${JSON.stringify(timings)}`);
       expect(Object.entries(timings).filter(([, ms]) => ms >= 1_000)).toEqual([]);
       await page.close();
+    });
+
+    if (!firefoxAvailable) console.warn(`\n*** ${FIREFOX_PATH} not found: the console's Firefox test is SKIPPED (apt-get install firefox-esr) ***\n`);
+    (firefoxAvailable ? it : it.skip)('signs in and shows every page in Firefox too (puppeteer-core over WebDriver BiDi)', async () => {
+      const firefox = await launchFirefox();
+      try {
+        const page = await firefox.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (error) => errors.push(String(error)));
+        page.on('console', (message) => {
+          if (message.type() === 'error') errors.push(message.text());
+        });
+        await page.setViewport({ width: 1280, height: 1000 });
+        await page.goto(`${origin}/console`);
+        await page.type('#token', ADMIN_TOKEN);
+        await page.click('button[type=submit]');
+        /** Follows the first link matching `link`, then waits for the page's heading and its first screen (`ready`). */
+        const show = async (link: string, heading: RegExp, ready: string) => {
+          await page.waitForSelector(link);
+          await page.click(link);
+          await page.waitForFunction(
+            `${heading}.test(document.querySelector('h1')?.textContent ?? '') && !!document.querySelector(${JSON.stringify(ready)})`,
+            { timeout: 15_000 },
+          );
+        };
+        await show('nav a[href="#/overview"]', /^Overview$/, '[data-testid=webhook-pending]');
+        await show('nav a[href="#/animals"]', /^Animals$/, 'tbody tr');
+        await show('tbody a[href^="#/animals/"]', /^Animal \d+$/, 'dl');
+        await show('nav a[href="#/keys"]', /^Keys$/, 'tbody tr');
+        await show('tbody a[href^="#/keys/"]', /^Key /, '.uplot canvas');
+        await show('nav a[href="#/webhooks"]', /^Webhooks$/, 'tbody tr');
+        await show('tbody a[href^="#/webhooks/"]', /^Endpoint$/, 'tbody tr');
+        await show('nav a[href="#/events"]', /^Events$/, 'tbody tr');
+        expect(errors).toEqual([]);
+      } finally {
+        await firefox.close();
+      }
     });
 
     it('ran no script of anyone else: no dialog, no request for the image, no request off the listener', () => {
