@@ -14,6 +14,7 @@ import {
   launchFirefox,
   spawnServer,
   STOPPED_AT_ONCE,
+  type FirefoxBrowser,
   type LaunchedChromium,
   type ServerProcess,
 } from '@petstore/test-support';
@@ -49,12 +50,19 @@ if (!chromiumAvailable) {
     let origin: string;
     let chromium: LaunchedChromium;
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    /** Launched at the start, beside the server and Chromium: Firefox takes seconds to start, mostly waiting. */
+    let firefox: Promise<FirefoxBrowser> | undefined;
     const requested: string[] = [];
     const dialogs: string[] = [];
     const pageErrors: string[] = [];
 
     beforeAll(async () => {
       work = await mkdtemp(join(tmpdir(), 'petstore-console-'));
+      if (firefoxAvailable) {
+        firefox = launchFirefox();
+        // Reported by the Firefox test, which awaits it.
+        firefox.catch(() => undefined);
+      }
       receiver = await startReceiver();
       [server, chromium] = await Promise.all([
         spawnServer({
@@ -76,6 +84,7 @@ if (!chromiumAvailable) {
     }, 60_000);
     afterAll(async () => {
       await chromium?.close();
+      await (await firefox?.catch(() => undefined))?.close();
       await server?.stop();
       receiver?.server.closeAllConnections();
       await new Promise((resolve) => receiver?.server.close(resolve));
@@ -403,9 +412,8 @@ if (!chromiumAvailable) {
 
     if (!firefoxAvailable) console.warn(`\n*** ${FIREFOX_PATH} not found: the console's Firefox test is SKIPPED (apt-get install firefox-esr) ***\n`);
     (firefoxAvailable ? it : it.skip)('signs in and shows every page in Firefox too (puppeteer-core over WebDriver BiDi)', async () => {
-      const firefox = await launchFirefox();
+      const page = await (await firefox!).newPage();
       try {
-        const page = await firefox.newPage();
         const errors: string[] = [];
         page.on('pageerror', (error) => errors.push(String(error)));
         page.on('console', (message) => {
@@ -434,7 +442,7 @@ if (!chromiumAvailable) {
         await show('nav a[href="#/events"]', /^Events$/, 'tbody tr');
         expect(errors).toEqual([]);
       } finally {
-        await firefox.close();
+        await page.close();
       }
     });
 

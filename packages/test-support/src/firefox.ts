@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
+export type { Browser as FirefoxBrowser } from 'puppeteer-core';
+
 /** Firefox from the Debian package (`apt-get install firefox-esr`), or FIREFOX_PATH. */
 export const FIREFOX_PATH = process.env['FIREFOX_PATH'] ?? '/usr/bin/firefox-esr';
 
