@@ -38,8 +38,8 @@ export function UsageChart({ usage, perDay }: { usage: KeyUsage; perDay: number 
         aria-label={`Admitted and rate-limited requests per day from ${usage.from} to ${usage.to}, against a daily limit of ${perDay}`}
       />
       <figcaption>
-        Requests per UTC day, {usage.from} to {usage.to}: admitted (blue) and refused by the rate limit (orange, 429); the dashed line is the
-        daily limit ({perDay}).
+        Requests per UTC day, {usage.from} to {usage.to}: admitted (blue) and refused by the rate limit (orange, 429); the dashed line is the daily
+        limit ({perDay}).
       </figcaption>
     </figure>
   );

@@ -49,7 +49,15 @@ export {
   type WebhookEndpoint,
   type WebhookEndpointView,
 } from './webhooks/WebhookEndpoint.js';
-export { attemptIdOf, RESPONSE_BODY_MAX, storableText, type Delivery, type DeliveryAttempt, type DeliveryState, type LoggedAttempt } from './webhooks/Delivery.js';
+export {
+  attemptIdOf,
+  RESPONSE_BODY_MAX,
+  storableText,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryState,
+  type LoggedAttempt,
+} from './webhooks/Delivery.js';
 export { DEFAULT_RETRY_DELAYS_MS } from './webhooks/RetrySchedule.js';
 export { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from './webhooks/parseWebhookSettings.js';
 export { DEFAULT_SHARE_OPTIONS, type ShareOptions } from './webhooks/EndpointShares.js';

@@ -42,9 +42,7 @@ interface AuditEventCommon {
 
 /** What an audited action was on: a key, a webhook endpoint or an animal. */
 export type AuditSubject =
-  | { action: KeyAuditAction; keyId: string }
-  | { action: WebhookAuditAction; endpointId: string }
-  | { action: PetAuditAction; petId: number };
+  { action: KeyAuditAction; keyId: string } | { action: WebhookAuditAction; endpointId: string } | { action: PetAuditAction; petId: number };
 
 /** One administrative action on one key, one webhook endpoint or one animal, as appended to the AuditLog. */
 export type AuditEvent = AuditEventCommon & AuditSubject;

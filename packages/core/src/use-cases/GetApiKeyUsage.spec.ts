@@ -41,7 +41,13 @@ describe('GetApiKeyUsage', () => {
   it('reports a key never used', async () => {
     const other = (await store.issueApiKey.execute({ plan: 'free' }, 'cli')).key.id;
     const report = await store.getApiKeyUsage.execute(other, { from: '2026-06-03' });
-    expect(report).toEqual({ keyId: other, from: '2026-06-03', to: '2026-06-03', days: [{ day: '2026-06-03', requests: 0, limited: 0 }], lastUsedAt: null });
+    expect(report).toEqual({
+      keyId: other,
+      from: '2026-06-03',
+      to: '2026-06-03',
+      days: [{ day: '2026-06-03', requests: 0, limited: 0 }],
+      lastUsedAt: null,
+    });
   });
 
   it('spans up to 91 days (the retention and today), no more', async () => {

@@ -69,7 +69,10 @@ describe("the admin API's animals and key search (what the operator console uses
     const moved = await api.admin('PATCH', `/admin/v1/pets/${id}`, { body: { status: 'pending' } });
     expect(moved.status).toBe(200);
     expect((await api.admin('PATCH', `/admin/v1/pets/${id}`, { body: { status: 'pending' } })).status).toBe(200);
-    const stale = await api.admin('PATCH', `/admin/v1/pets/${id}`, { headers: { 'If-Match': added.headers['etag'] as string }, body: { status: 'sold' } });
+    const stale = await api.admin('PATCH', `/admin/v1/pets/${id}`, {
+      headers: { 'If-Match': added.headers['etag'] as string },
+      body: { status: 'sold' },
+    });
     expect(stale.status).toBe(412);
     const key = await api.issueKey();
     expect((await api.authed(key, 'PATCH', `/v1/pets/${id}`, { body: { name: 'Renamed' } })).status).toBe(200);

@@ -237,7 +237,10 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       await h.queue.record(anAttempt(abandoned!, t0), { state: 'failed' });
       const nextOf = async () =>
         new Map(
-          (await h.queue.listAttempts({ endpointId: endpoint.id, before: null, limit: 10 })).map((a) => [`${a.deliveryId}/${a.attempt}`, a.nextAttemptAt]),
+          (await h.queue.listAttempts({ endpointId: endpoint.id, before: null, limit: 10 })).map((a) => [
+            `${a.deliveryId}/${a.attempt}`,
+            a.nextAttemptAt,
+          ]),
         );
       expect(await nextOf()).toEqual(
         new Map([
