@@ -20,6 +20,14 @@ describe('webhooks in the admin API', () => {
     return response.json as Json & { id: string; secret: string };
   };
   const trail = async () => ((await api.admin('GET', '/admin/v1/audit-events')).json as { events: Json[] }).events;
+  /** Rounds until one starts nothing, each attempt recorded. */
+  const deliverAll = async () => {
+    for (;;) {
+      const { started } = await api.store.deliverWebhooks.execute();
+      if (started.length === 0) return;
+      await Promise.all(started);
+    }
+  };
 
   it('creates an endpoint, answering its secret once, with Location; lists and gets it without the secret', async () => {
     const response = await api.admin('POST', '/admin/v1/webhook-endpoints', { body: { url: URL_, description: 'CRM' } });
@@ -75,14 +83,6 @@ describe('webhooks in the admin API', () => {
   });
 
   it('lists the events of changes newest first, delivers them, shows the delivery log and resends one', async () => {
-    /** Rounds until one starts nothing, each attempt recorded. */
-    const deliverAll = async () => {
-      for (;;) {
-        const { started } = await api.store.deliverWebhooks.execute();
-        if (started.length === 0) return;
-        await Promise.all(started);
-      }
-    };
     const { id } = await create();
     const pet = (await api.authed(key, 'POST', '/v1/pets', { body: { name: 'Rex', categoryId: 1 } })).json as Json;
     await api.authed(key, 'PATCH', `/v1/pets/${String(pet['id'])}`, { body: { status: 'sold' } });
@@ -107,13 +107,6 @@ describe('webhooks in the admin API', () => {
   });
 
   it("shows a failed attempt's retry as the delivery's next attempt until it is made", async () => {
-    const deliverAll = async () => {
-      for (;;) {
-        const { started } = await api.store.deliverWebhooks.execute();
-        if (started.length === 0) return;
-        await Promise.all(started);
-      }
-    };
     const attempts = async () => ((await api.admin('GET', `/admin/v1/webhook-endpoints/${id}/deliveries`)).json as { attempts: Json[] }).attempts;
     const { id } = await create();
     api.webhookSender.answer = () => answers.retry(503, 'busy');
