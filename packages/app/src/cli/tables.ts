@@ -56,7 +56,10 @@ export function keyDetails(key: KeyView): string {
 
 const isoSeconds = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
 
-/** The current windows (as GET /v1/rate_limit shows them), the ban, the last use and the requests per UTC day (admitted, limited). */
+/**
+ * The current windows (as GET /v1/rate_limit shows them), the ban, the last use and the requests per UTC day (admitted,
+ * and refused by the rate limit).
+ */
 export function usageTable(usage: RateLimitUsage, history: KeyUsageReport): string {
   const windows = table(
     ['WINDOW', 'LIMIT', 'USED', 'REMAINING', 'RESET'],

@@ -23,11 +23,12 @@ const incrementOf = (keyId: string, { day, requests, limited, lastUsedAt }: Tall
 });
 
 /**
- * Keeps each key's last use and its requests per UTC day (admitted, and refused by its rate limit) in memory, on the request path (a map lookup and two
- * additions), and writes them to the KeyUsageStore when `flush` is called: no write per request. The embedder
- * calls `flush` on a timer (the app: every 30 s, so a last use is at most that old plus one write) and at shutdown.
- * Writes add up, so every instance flushes its own tallies. A failed flush keeps what it could not write for the
- * next one. The first flush of each UTC day also purges the days older than the retention.
+ * Keeps each key's last use and its requests per UTC day (admitted, and refused by its rate limit) in memory, on the
+ * request path (a map lookup and two additions), and writes them to the KeyUsageStore when `flush` is called: no
+ * write per request. The embedder calls `flush` on a timer (the app: every 30 s, so a last use is at most that old
+ * plus one write) and at shutdown. Writes add up, so every instance flushes its own tallies. A failed flush keeps
+ * what it could not write for the next one. The first flush of each UTC day also purges the days older than the
+ * retention.
  */
 export class KeyUsageRecorder {
   private tallies = new Map<string, Tally>();
