@@ -18,7 +18,7 @@ const result = await build({
   minify: true,
   format: 'esm',
   // What current Chromium, Firefox and Safari run as it is.
-  target: ['chrome120', 'firefox120', 'safari17'],
+  target: ['chrome120', 'firefox120', 'safari16'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
   metafile: true,

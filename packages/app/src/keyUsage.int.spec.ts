@@ -28,7 +28,7 @@ describe("a key's last use and usage per day on SQLite", () => {
       const seen = await petStore.getApiKey.execute(key.id);
       expect(Date.parse(seen.lastUsedAt!)).toBeGreaterThanOrEqual(before);
       const { days } = await petStore.getApiKeyUsage.execute(key.id);
-      expect(days.filter(({ requests }) => requests > 0)).toEqual([{ day: today(), requests: 1 }]);
+      expect(days.filter(({ requests }) => requests > 0)).toEqual([{ day: today(), requests: 1, limited: 0 }]);
       expect((await fetch(`${server.url}/pets`, { headers: auth(secret) })).status).toBe(200);
     } finally {
       await server.close();
@@ -37,7 +37,7 @@ describe("a key's last use and usage per day on SQLite", () => {
     const reopened = createContainer(config);
     try {
       const usage = await (await reopened.getAsync(TOKENS.PetStore)).getApiKeyUsage.execute(key.id);
-      expect(usage.days.filter(({ requests }) => requests > 0)).toEqual([{ day: today(), requests: 2 }]);
+      expect(usage.days.filter(({ requests }) => requests > 0)).toEqual([{ day: today(), requests: 2, limited: 0 }]);
     } finally {
       await closeContainer(reopened);
     }

@@ -149,7 +149,7 @@ export interface paths {
         };
         /**
          * A key's usage per day
-         * @description The key's admitted requests per UTC day, every day of the range (at most 91 days; days are kept at least 90), and its last use; every instance flushes its counts at least once a minute.
+         * @description The key's requests per UTC day, those admitted and those its rate limit refused (`429`), every day of the range (at most 91 days; days are kept at least 90), and its last use; every instance flushes its counts at least once a minute.
          */
         get: operations["getKeyUsage"];
         put?: never;
@@ -162,7 +162,7 @@ export interface paths {
         options: operations["optionsKeysKeyIdUsage"];
         /**
          * A key's usage per day (headers only)
-         * @description The headers `GET` would answer with, without the body. The key's admitted requests per UTC day, every day of the range (at most 91 days; days are kept at least 90), and its last use; every instance flushes its counts at least once a minute.
+         * @description The headers `GET` would answer with, without the body. The key's requests per UTC day, those admitted and those its rate limit refused (`429`), every day of the range (at most 91 days; days are kept at least 90), and its last use; every instance flushes its counts at least once a minute.
          */
         head: operations["getKeyUsageHead"];
         patch?: never;
@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Add an animal
-         * @description Adds an animal exactly as `POST /v1/pets` does (same rules, same validation errors, `Location` and `ETag`), with the admin token instead of an API key. Recorded in the event log (`pet.created`) and sent to the webhook endpoints like any other change. An `Idempotency-Key` is scoped to the admin API.
+         * @description Adds an animal exactly as `POST /v1/pets` does (same rules, same validation errors, `Location` and `ETag`), with the admin token instead of an API key. Recorded in the event log (`pet.created`) and sent to the webhook endpoints like any other change, and audited as `pet.created` (actor `admin-api`) with its fields. An `Idempotency-Key` is scoped to the admin API.
          */
         post: operations["createPet"];
         delete?: never;
@@ -427,7 +427,7 @@ export interface paths {
         head: operations["getPetHead"];
         /**
          * Change an animal
-         * @description Changes an animal's name, category or status exactly as `PATCH /v1/pets/{petId}` does, with the admin token: statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`, and `sold` is final (409 `invalid_transition` names the current status and those allowed next). With `If-Match`, the change is made only if the animal still has that tag, else 412 with its current `ETag`. Recorded in the event log and sent to the webhook endpoints like any other change.
+         * @description Changes an animal's name, category or status exactly as `PATCH /v1/pets/{petId}` does, with the admin token: statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`, and `sold` is final (409 `invalid_transition` names the current status and those allowed next). With `If-Match`, the change is made only if the animal still has that tag, else 412 with its current `ETag`. Recorded in the event log and sent to the webhook endpoints like any other change, and audited as `pet.updated` (actor `admin-api`) with each field it changed, before and after; a change that changes nothing is not audited.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -562,7 +562,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description Its last admitted request, at most a minute behind; null: never used.
+             * @description Its last request (admitted or refused), at most a minute behind; null: never used.
              */
             lastUsedAt: string | null;
             /**
@@ -652,7 +652,7 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
-             * @description Its last admitted request, at most a minute behind; null: never used.
+             * @description Its last request (admitted or refused), at most a minute behind; null: never used.
              */
             lastUsedAt: string | null;
             /**
@@ -786,7 +786,7 @@ export interface components {
             nextCursor: string | null;
         };
         /**
-         * @description A key's admitted requests per UTC day (kept at least 90 days), as every instance flushed them.
+         * @description A key's requests per UTC day (kept at least 90 days), as every instance flushed them: those admitted, and those its rate limit refused.
          * @example {
          *       "keyId": "key_3f0c9a5e1b2d4c6f",
          *       "from": "2026-11-24",
@@ -794,11 +794,13 @@ export interface components {
          *       "days": [
          *         {
          *           "day": "2026-11-24",
-         *           "requests": 1200
+         *           "requests": 1000,
+         *           "limited": 212
          *         },
          *         {
          *           "day": "2026-11-25",
-         *           "requests": 37
+         *           "requests": 37,
+         *           "limited": 0
          *         }
          *       ],
          *       "lastUsedAt": "2026-11-25T10:04:30.000Z"
@@ -816,23 +818,26 @@ export interface components {
              * @description A UTC day.
              */
             to: string;
-            /** @description Every day of the range, oldest first; 0 for a day without requests. */
+            /** @description Every day of the range, oldest first; 0s for a day without requests. */
             days: {
                 /**
                  * Format: date
                  * @description A UTC day.
                  */
                 day: string;
+                /** @description Admitted: counted against the key's quota. */
                 requests: number;
+                /** @description Refused by its rate limit (`429`): over its per-minute or per-day limit, or during a ban. */
+                limited: number;
             }[];
             /**
              * Format: date-time
-             * @description Its last admitted request, at most a minute behind.
+             * @description Its last request (admitted or refused), at most a minute behind.
              */
             lastUsedAt: string | null;
         };
         /**
-         * @description One administrative action on one key (`keyId`) or one webhook endpoint (`endpointId`). Never a secret.
+         * @description One administrative action on one key (`keyId`), one webhook endpoint (`endpointId`) or one animal (`petId`: added or changed through the admin API). Never a secret.
          * @example {
          *       "id": "evt_019ab3c4d5e60001a1b2c3d4e5f6",
          *       "at": "2026-11-25T10:00:00.000Z",
@@ -860,11 +865,16 @@ export interface components {
              */
             actor: "cli" | "admin-api" | "system";
             /** @enum {string} */
-            action: "key.created" | "key.updated" | "key.rotated" | "key.revoked" | "key.unbanned" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled";
+            action: "key.created" | "key.updated" | "key.rotated" | "key.revoked" | "key.unbanned" | "webhook.created" | "webhook.updated" | "webhook.secret_rotated" | "webhook.deleted" | "webhook.disabled" | "pet.created" | "pet.updated";
             /** @description The key acted on (`key.*` actions). */
             keyId?: string;
             /** @description The webhook endpoint acted on (`webhook.*` actions). */
             endpointId?: string;
+            /**
+             * Format: int64
+             * @description The animal acted on (`pet.*` actions).
+             */
+            petId?: number;
             /** @description Each changed field, before and after; empty when nothing changed. */
             changes: {
                 [key: string]: {
@@ -1094,7 +1104,8 @@ export interface components {
          *       "durationMs": 84,
          *       "error": "the receiver answered 503",
          *       "responseBody": "upstream unavailable",
-         *       "succeeded": false
+         *       "succeeded": false,
+         *       "nextAttemptAt": "2026-11-25T10:05:05.120Z"
          *     }
          */
         DeliveryAttempt: {
@@ -1119,6 +1130,11 @@ export interface components {
             responseBody: string | null;
             /** @description A 2xx answer. */
             succeeded: boolean;
+            /**
+             * Format: date-time
+             * @description When the delivery is tried next: the retry this attempt scheduled, shown while the delivery waits for it. Null when this attempt scheduled none (it succeeded, or was the last the retry schedule allows), and once the delivery was tried again or dropped (its endpoint disabled or deleted).
+             */
+            nextAttemptAt: string | null;
         };
         /**
          * @description One page of the endpoint's delivery log, newest first.
@@ -1134,7 +1150,8 @@ export interface components {
          *           "durationMs": 84,
          *           "error": "the receiver answered 503",
          *           "responseBody": "upstream unavailable",
-         *           "succeeded": false
+         *           "succeeded": false,
+         *           "nextAttemptAt": "2026-11-25T10:05:05.120Z"
          *         }
          *       ],
          *       "nextCursor": null
@@ -3599,11 +3616,13 @@ export interface operations {
                      *       "days": [
                      *         {
                      *           "day": "2026-11-24",
-                     *           "requests": 1200
+                     *           "requests": 1000,
+                     *           "limited": 212
                      *         },
                      *         {
                      *           "day": "2026-11-25",
-                     *           "requests": 37
+                     *           "requests": 37,
+                     *           "limited": 0
                      *         }
                      *       ],
                      *       "lastUsedAt": "2026-11-25T10:04:30.000Z"
@@ -5913,7 +5932,8 @@ export interface operations {
                      *           "durationMs": 84,
                      *           "error": "the receiver answered 503",
                      *           "responseBody": "upstream unavailable",
-                     *           "succeeded": false
+                     *           "succeeded": false,
+                     *           "nextAttemptAt": "2026-11-25T10:05:05.120Z"
                      *         }
                      *       ],
                      *       "nextCursor": null

@@ -2,12 +2,16 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import type { KeyUsage } from './types.js';
 
-/** A key's admitted requests per UTC day as bars, with its daily limit drawn across (uPlot on a canvas). */
+/**
+ * A key's requests per UTC day as bars side by side, admitted and refused by its rate limit (429), with its daily
+ * limit drawn across (uPlot on a canvas).
+ */
 export function UsageChart({ usage, perDay }: { usage: KeyUsage; perDay: number }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const days = usage.days.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
     const requests = usage.days.map((d) => d.requests);
+    const limited = usage.days.map((d) => d.limited);
     const plot = new uPlot(
       {
         width: Math.min(box.current!.clientWidth || 720, 960),
@@ -16,20 +20,26 @@ export function UsageChart({ usage, perDay }: { usage: KeyUsage; perDay: number 
         axes: [{}, { label: 'requests' }],
         series: [
           { label: 'Day', value: (_u, seconds) => (seconds == null ? '—' : new Date(seconds * 1000).toISOString().slice(0, 10)) },
-          { label: 'Admitted', stroke: '#1d4ed8', fill: 'rgba(29, 78, 216, 0.25)', paths: uPlot.paths.bars!({ size: [0.7, 40] }) },
+          { label: 'Admitted', stroke: '#1d4ed8', fill: 'rgba(29, 78, 216, 0.25)', paths: uPlot.paths.bars!({ size: [0.4, 20], align: -1 }) },
+          { label: 'Limited (429)', stroke: '#c2410c', fill: 'rgba(194, 65, 12, 0.3)', paths: uPlot.paths.bars!({ size: [0.4, 20], align: 1 }) },
           { label: 'Daily limit', stroke: '#b91c1c', dash: [6, 4], points: { show: false } },
         ],
       },
-      [days, requests, days.map(() => perDay)],
+      [days, requests, limited, days.map(() => perDay)],
       box.current!,
     );
     return () => plot.destroy();
   }, [usage, perDay]);
   return (
     <figure>
-      <div ref={box} role="img" aria-label={`Admitted requests per day from ${usage.from} to ${usage.to}, against a daily limit of ${perDay}`} />
+      <div
+        ref={box}
+        role="img"
+        aria-label={`Admitted and rate-limited requests per day from ${usage.from} to ${usage.to}, against a daily limit of ${perDay}`}
+      />
       <figcaption>
-        Admitted requests per UTC day, {usage.from} to {usage.to}; the dashed line is the daily limit ({perDay}).
+        Requests per UTC day, {usage.from} to {usage.to}: admitted (blue) and refused by the rate limit (orange, 429); the dashed line is the daily
+        limit ({perDay}).
       </figcaption>
     </figure>
   );

@@ -1,4 +1,5 @@
 import type { BanRule } from './access/BanRule.js';
+import { AuditedPetRepository } from './adapters/AuditedPetRepository.js';
 import type { AuditLog } from './ports/AuditLog.js';
 import type { Clock } from './ports/Clock.js';
 import type { DeliveryQueue } from './ports/DeliveryQueue.js';
@@ -97,6 +98,8 @@ export interface PetStore {
   getPet: GetPet;
   updatePet: UpdatePet;
   updatePetIdempotently: UpdatePetIdempotently;
+  /** The same animal writes for the admin API: each change audited as made by `admin-api`. */
+  adminPetWrites: PetWrites;
   admitRequest: AdmitRequest;
   /** Checks an admitted request's key again once its body has arrived, counting nothing. */
   confirmAdmission: ConfirmAdmission;
@@ -127,6 +130,20 @@ export interface PetStore {
   deliverWebhooks: DeliverWebhooks;
 }
 
+/** Adding and changing animals: the use cases of `/v1`, or the admin API's (through an AuditedPetRepository). */
+export type PetWrites = Pick<PetStore, 'createPet' | 'createPetIdempotently' | 'updatePet' | 'updatePetIdempotently'>;
+
+/** The animal writes over `pets`. */
+function petWrites(pets: PetRepository, idempotency: IdempotencyStore, clock: Clock, options: PetStoreOptions): PetWrites {
+  const updatePet = new UpdatePet(pets, clock);
+  return {
+    createPet: new CreatePet(pets),
+    createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
+    updatePet,
+    updatePetIdempotently: new UpdatePetIdempotently(updatePet, idempotency, clock, options.idempotency),
+  };
+}
+
 /**
  * Assembles the use cases from the ports: the one place that knows which use case needs which port. The HTTP
  * transport, the composition root and embedders all start from here. The ports are used as given: a cache or any
@@ -143,15 +160,12 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
   const keyUsageRecorder = new KeyUsageRecorder(keyUsage, clock, options.keyUsageRetentionDays);
   const views = new KeyViews(keyUsage, rateLimits, clock);
   const audit = new KeyAudit(auditLog);
-  const updatePet = new UpdatePet(pets, clock);
   return {
     clock,
     listPets: new ListPets(pets),
-    createPet: new CreatePet(pets),
-    createPetIdempotently: new CreatePetIdempotently(pets, idempotency, clock, options.idempotency),
+    ...petWrites(pets, idempotency, clock, options),
     getPet: new GetPet(pets),
-    updatePet,
-    updatePetIdempotently: new UpdatePetIdempotently(updatePet, idempotency, clock, options.idempotency),
+    adminPetWrites: petWrites(new AuditedPetRepository(pets, auditLog, 'admin-api', clock), idempotency, clock, options),
     admitRequest: new AdmitRequest(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock),
     confirmAdmission: new ConfirmAdmission(authenticateKey),
     admitUsageQuery: new AdmitUsageQuery(authenticateCaller, enforceRateLimit, refundRequest, keyUsageRecorder, clock, options.usageQueriesPerMinute),

@@ -49,7 +49,15 @@ export {
   type WebhookEndpoint,
   type WebhookEndpointView,
 } from './webhooks/WebhookEndpoint.js';
-export { attemptIdOf, RESPONSE_BODY_MAX, storableText, type Delivery, type DeliveryAttempt, type DeliveryState } from './webhooks/Delivery.js';
+export {
+  attemptIdOf,
+  RESPONSE_BODY_MAX,
+  storableText,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryState,
+  type LoggedAttempt,
+} from './webhooks/Delivery.js';
 export { DEFAULT_RETRY_DELAYS_MS } from './webhooks/RetrySchedule.js';
 export { WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from './webhooks/parseWebhookSettings.js';
 export { DEFAULT_SHARE_OPTIONS, type ShareOptions } from './webhooks/EndpointShares.js';
@@ -62,10 +70,15 @@ export type { KeyView } from './access/KeyView.js';
 export { KEY_NAME_MAX, parseInstant } from './access/parseKeySettings.js';
 export {
   AUDIT_ACTIONS,
+  isPetAuditAction,
   isWebhookAuditAction,
   KEY_AUDIT_ACTIONS,
+  PET_AUDIT_ACTIONS,
+  subjectIdOf,
   WEBHOOK_AUDIT_ACTIONS,
+  type AuditSubject,
   type KeyAuditAction,
+  type PetAuditAction,
   type WebhookAuditAction,
   AUDIT_ACTORS,
   type AuditAction,
@@ -100,10 +113,11 @@ export type * from './ports/RateLimitStore.js';
 export { SystemClock } from './adapters/SystemClock.js';
 export { InMemoryRateLimitStore, type InMemoryRateLimitOptions } from './adapters/InMemoryRateLimitStore.js';
 export { openInProcessRateLimits, type InProcessRateLimitPorts } from './adapters/openInProcessRateLimits.js';
+export { AuditedPetRepository } from './adapters/AuditedPetRepository.js';
 export { CachingKeyStore } from './adapters/CachingKeyStore.js';
 
 // Wiring: every use case from one set of ports
-export { createPetStore, type PetStore, type PetStoreOptions, type PetStorePorts } from './createPetStore.js';
+export { createPetStore, type PetWrites, type PetStore, type PetStoreOptions, type PetStorePorts } from './createPetStore.js';
 
 // Use cases
 export { ListPets, type NextPageRequest, type PetListing } from './use-cases/ListPets.js';

@@ -1,4 +1,13 @@
-import { isWebhookAuditAction, type AuditActor, type AuditEvent, type AuditListRequest, type AuditLog, type KeyAuditAction } from '@petstore/core';
+import {
+  isPetAuditAction,
+  isWebhookAuditAction,
+  subjectIdOf,
+  type AuditActor,
+  type AuditEvent,
+  type AuditListRequest,
+  type AuditLog,
+  type KeyAuditAction,
+} from '@petstore/core';
 import { LessThan, type DataSource, type FindOptionsWhere, type Repository } from 'typeorm';
 import { AUDIT_EVENT_ENTITY, type AuditEventRow } from './schemas/AuditEventSchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
@@ -10,10 +19,10 @@ function toAuditEvent(row: AuditEventRow): AuditEvent {
     actor: row.actor as AuditActor,
     changes: JSON.parse(row.changes_json) as AuditEvent['changes'],
   };
-  // `key_id` holds the id of what the action was on: a key (`key_...`) or a webhook endpoint (`we_...`).
-  return isWebhookAuditAction(row.action)
-    ? { ...common, action: row.action, endpointId: row.key_id }
-    : { ...common, action: row.action as KeyAuditAction, keyId: row.key_id };
+  // `key_id` holds the id of what the action was on: a key (`key_...`), a webhook endpoint (`we_...`) or an animal.
+  if (isWebhookAuditAction(row.action)) return { ...common, action: row.action, endpointId: row.key_id };
+  if (isPetAuditAction(row.action)) return { ...common, action: row.action, petId: Number(row.key_id) };
+  return { ...common, action: row.action as KeyAuditAction, keyId: row.key_id };
 }
 
 /** AuditLog in the `audit_events` table: inserts only; pages are index range scans on (at, id) or (key, at, id). */
@@ -31,7 +40,7 @@ export class TypeOrmAuditLog implements AuditLog {
         at_ms: event.at.getTime(),
         actor: event.actor,
         action: event.action,
-        key_id: 'keyId' in event ? event.keyId : event.endpointId,
+        key_id: subjectIdOf(event),
         changes_json: JSON.stringify(event.changes),
       });
     } catch (error) {

@@ -15,8 +15,9 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 /**
  * KeyUsageStore in `key_usage_days` and `key_last_uses`. A flush is one transaction of upserts that add to what is
- * stored (`requests + excluded.requests`) and move a last use only forward, so instances flushing at the same time
- * never overwrite each other. The upserts are plain SQL that SQLite and PostgreSQL both accept.
+ * stored (`requests + excluded.requests`, and so for `limited`) and move a last use only forward, so instances
+ * flushing at the same time never overwrite each other. The upserts are plain SQL that SQLite and PostgreSQL both
+ * accept.
  */
 export class TypeOrmKeyUsageStore implements KeyUsageStore {
   private readonly days: Repository<KeyUsageDayRow>;
@@ -38,9 +39,10 @@ export class TypeOrmKeyUsageStore implements KeyUsageStore {
       this.dataSource.transaction(async (manager) => {
         for (const batch of chunks(increments)) {
           await manager.query(
-            `INSERT INTO "key_usage_days" ("key_id", "day", "requests") VALUES ${this.tuples(batch.length, 3)} ` +
-              `ON CONFLICT ("key_id", "day") DO UPDATE SET "requests" = "key_usage_days"."requests" + excluded."requests"`,
-            batch.flatMap(({ keyId, day, requests }) => [keyId, day, requests]),
+            `INSERT INTO "key_usage_days" ("key_id", "day", "requests", "limited") VALUES ${this.tuples(batch.length, 4)} ` +
+              `ON CONFLICT ("key_id", "day") DO UPDATE SET "requests" = "key_usage_days"."requests" + excluded."requests", ` +
+              `"limited" = "key_usage_days"."limited" + excluded."limited"`,
+            batch.flatMap(({ keyId, day, requests, limited }) => [keyId, day, requests, limited]),
           );
         }
         for (const batch of chunks([...latest])) {
@@ -58,7 +60,7 @@ export class TypeOrmKeyUsageStore implements KeyUsageStore {
   dailyUsage(keyId: string, from: UtcDay, to: UtcDay): Promise<DailyUsage[]> {
     return this.guard(async () => {
       const rows = await this.days.find({ where: { key_id: keyId, day: Between(from, to) }, order: { day: 'ASC' } });
-      return rows.map(({ day, requests }) => ({ day, requests }));
+      return rows.map(({ day, requests, limited }) => ({ day, requests, limited }));
     });
   }
 

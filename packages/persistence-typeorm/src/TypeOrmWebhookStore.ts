@@ -8,12 +8,13 @@ import {
   type DeliveryQueue,
   type DisabledReason,
   type EndpointPosition,
+  type LoggedAttempt,
   type PetEventType,
   type WebhookEndpoint,
   type WebhookEndpointStore,
 } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
-import { LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
+import { In, LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { sqliteConnectionOf } from './driverStatements.js';
 import {
@@ -59,7 +60,8 @@ function toEndpointRow(endpoint: WebhookEndpoint): WebhookEndpointRow {
   };
 }
 
-function toAttempt(row: WebhookAttemptRow): DeliveryAttempt {
+/** `waiting`: the delivery still waits for the retry this attempt scheduled. */
+function toAttempt(row: WebhookAttemptRow, waiting: boolean): LoggedAttempt {
   return {
     id: row.id,
     deliveryId: toSafeInteger(row.delivery_id),
@@ -72,11 +74,12 @@ function toAttempt(row: WebhookAttemptRow): DeliveryAttempt {
     error: row.error,
     responseBody: row.response_body,
     succeeded: row.succeeded,
+    nextAttemptAt: waiting && row.next_attempt_at_ms !== null ? new Date(row.next_attempt_at_ms) : null,
   };
 }
 
 /** An attempt and what becomes of its delivery, as one record of a batch. */
-type AttemptRecord = WebhookAttemptRow & { state: string; next_due_at_ms: number | null };
+type AttemptRecord = WebhookAttemptRow & { state: string };
 
 const ATTEMPT_FIELDS = [
   'id',
@@ -90,12 +93,13 @@ const ATTEMPT_FIELDS = [
   'error',
   'response_body',
   'succeeded',
+  'next_attempt_at_ms',
 ] as const satisfies readonly (keyof WebhookAttemptRow)[];
 const ATTEMPT_COLUMNS = ATTEMPT_FIELDS.map((field) => `"${field}"`).join(', ');
 /** The record's fields as jsonb_to_recordset reads them (PostgreSQL). */
 const RECORD_COLUMNS =
   '"id" text, "delivery_id" bigint, "event_id" text, "endpoint_id" text, "attempt" integer, "at_ms" bigint, "status_code" integer, ' +
-  '"duration_ms" integer, "error" text, "response_body" text, "succeeded" boolean, "state" text, "next_due_at_ms" bigint';
+  '"duration_ms" integer, "error" text, "response_body" text, "succeeded" boolean, "next_attempt_at_ms" bigint, "state" text';
 
 function toAttemptRow(attempt: DeliveryAttempt, outcome: DeliveryOutcome): AttemptRecord {
   return {
@@ -110,8 +114,8 @@ function toAttemptRow(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Attem
     error: attempt.error,
     response_body: attempt.responseBody,
     succeeded: attempt.succeeded,
+    next_attempt_at_ms: outcome.state === 'pending' ? outcome.nextAttemptAt.getTime() : null,
     state: outcome.state,
-    next_due_at_ms: outcome.state === 'pending' ? outcome.nextAttemptAt.getTime() : null,
   };
 }
 
@@ -332,7 +336,7 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
       await this.dataSource.query(
         `WITH "x" AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})), ` +
           `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x" ON CONFLICT ("id") DO NOTHING RETURNING "id") ` +
-          `UPDATE "webhook_deliveries" d SET "state" = x."state", "attempts" = x."attempt", "due_at_ms" = COALESCE(x."next_due_at_ms", d."due_at_ms") ` +
+          `UPDATE "webhook_deliveries" d SET "state" = x."state", "attempts" = x."attempt", "due_at_ms" = COALESCE(x."next_attempt_at_ms", d."due_at_ms") ` +
           `FROM "x" WHERE d."id" = x."delivery_id" AND d."attempts" < x."attempt" AND x."id" IN (SELECT "id" FROM "logged")`,
         [JSON.stringify(rows)],
       );
@@ -351,7 +355,7 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     const write = () => {
       for (const row of rows) {
         const { changes } = log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
-        if (changes > 0) update.run(row.state, row.attempt, row.next_due_at_ms, row.delivery_id, row.attempt);
+        if (changes > 0) update.run(row.state, row.attempt, row.next_attempt_at_ms, row.delivery_id, row.attempt);
       }
     };
     // Inside a transaction an embedder opened through TypeORM the writes join it, as any statement on this connection would.
@@ -359,7 +363,7 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     else db.transaction(write).immediate();
   }
 
-  async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<DeliveryAttempt[]> {
+  async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<LoggedAttempt[]> {
     const where = before
       ? [
           { endpoint_id: endpointId, at_ms: LessThan(before.at.getTime()) },
@@ -367,7 +371,14 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
         ]
       : { endpoint_id: endpointId };
     const rows = await this.guard(() => this.attempts.find({ where, order: { at_ms: 'DESC', id: 'DESC' }, take: limit }));
-    return rows.map(toAttempt);
+    // The deliveries of the attempts that scheduled a retry: is it still to come?
+    const scheduled = [...new Set(rows.filter((row) => row.next_attempt_at_ms !== null).map((row) => row.delivery_id))];
+    const deliveries =
+      scheduled.length === 0
+        ? []
+        : await this.guard(() => this.deliveries.find({ select: { id: true, state: true, attempts: true }, where: { id: In(scheduled) } }));
+    const waitingAfter = new Map(deliveries.filter((d) => d.state === 'pending').map((d) => [toSafeInteger(d.id), d.attempts]));
+    return rows.map((row) => toAttempt(row, waitingAfter.get(toSafeInteger(row.delivery_id)) === row.attempt));
   }
 
   async backlog(): Promise<{ pending: number; undispatched: number; oldestDueAt: Date | null }> {

@@ -18,3 +18,4 @@ export {
 } from './builtApp.js';
 export { redisCliBinary, startRedisCluster, type RunningReplicatedRedis } from './redisTopologies.js';
 export { CHROMIUM_PATH, chromiumAvailable, launchChromium, type LaunchedChromium } from './chromium.js';
+export { FIREFOX_PATH, firefoxAvailable, launchFirefox, type FirefoxBrowser } from './firefox.js';

@@ -1,4 +1,4 @@
-import type { AuditEventView, AuditValue, KeyUsageReport, KeyView, RateLimitUsage } from '@petstore/core';
+import { subjectIdOf, type AuditEventView, type AuditValue, type KeyUsageReport, type KeyView, type RateLimitUsage } from '@petstore/core';
 
 /** Left-aligned columns two spaces apart, without trailing spaces. */
 function table(header: string[], rows: string[][]): string {
@@ -56,7 +56,10 @@ export function keyDetails(key: KeyView): string {
 
 const isoSeconds = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().replace('.000Z', 'Z');
 
-/** The current windows (as GET /v1/rate_limit shows them), the ban, the last use and the requests per UTC day. */
+/**
+ * The current windows (as GET /v1/rate_limit shows them), the ban, the last use and the requests per UTC day (admitted,
+ * and refused by the rate limit).
+ */
 export function usageTable(usage: RateLimitUsage, history: KeyUsageReport): string {
   const windows = table(
     ['WINDOW', 'LIMIT', 'USED', 'REMAINING', 'RESET'],
@@ -64,8 +67,8 @@ export function usageTable(usage: RateLimitUsage, history: KeyUsageReport): stri
   );
   const ban = usage.bannedUntil === null ? 'Not banned.' : `Banned until ${isoSeconds(usage.bannedUntil)}.`;
   const days = table(
-    ['DAY', 'REQUESTS'],
-    history.days.map(({ day, requests }) => [day, String(requests)]),
+    ['DAY', 'REQUESTS', 'LIMITED'],
+    history.days.map(({ day, requests, limited }) => [day, String(requests), String(limited)]),
   );
   return [`${usage.keyId} on the ${usage.plan} plan`, windows, ban, `Last used: ${history.lastUsedAt ?? 'never'}.`, days].join('\n');
 }
@@ -79,7 +82,7 @@ export function auditTable(events: AuditEventView[]): string {
       e.at,
       e.actor,
       e.action,
-      'keyId' in e ? e.keyId : e.endpointId,
+      subjectIdOf(e),
       Object.entries(e.changes)
         .map(([field, { before, after }]) => `${field}: ${shown(before)} -> ${shown(after)}`)
         .join('; ') || '-',

@@ -12,6 +12,7 @@ const ATTEMPT_COLUMNS: readonly Column<DeliveryAttemptPage['attempts'][number]>[
   ['Attempt', (attempt) => attempt.attempt],
   ['Status', (attempt) => attempt.statusCode ?? 'no answer'],
   ['Duration', (attempt) => `${attempt.durationMs} ms`],
+  ['Next retry', (attempt) => (attempt.nextAttemptAt ? <time dateTime={attempt.nextAttemptAt}>{when(attempt.nextAttemptAt)}</time> : '—')],
   ['Response kept', (attempt) => <code class="response">{attempt.responseBody ?? ''}</code>],
   ['Error', (attempt) => attempt.error ?? ''],
 ];

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { AdminApi } from '../api.js';
 import { ConfirmButton, DataTable, ErrorNote, SecretOnce, TextField, when, type Column } from '../parts.js';
 import { href } from '../route.js';
-import type { ApiKey, AuditEventPage, IssuedApiKey } from '../types.js';
+import type { ApiKey, AuditEventPage, IssuedApiKey, KeyUsage } from '../types.js';
 import { UsageChart } from '../UsageChart.js';
 import { useLoad } from '../useLoad.js';
 
@@ -18,6 +18,8 @@ const AUDIT_COLUMNS: readonly Column<AuditEventPage['events'][number]>[] = [
         .join('; '),
   ],
 ];
+
+const sum = (days: KeyUsage['days'], count: 'requests' | 'limited') => days.reduce((total, day) => total + day[count], 0);
 
 /** One key: its settings and state, usage over the last 30 days, the audit trail, and what can be done to it. */
 export function Key({ api, id }: { api: AdminApi; id: string }) {
@@ -113,7 +115,8 @@ export function Key({ api, id }: { api: AdminApi; id: string }) {
           Refresh usage
         </button>{' '}
         <span data-testid="usage-total">
-          {usage.data && `${usage.data.days.reduce((sum, day) => sum + day.requests, 0)} requests admitted in these 30 days`}
+          {usage.data &&
+            `${sum(usage.data.days, 'requests')} requests admitted and ${sum(usage.data.days, 'limited')} refused by the rate limit in these 30 days`}
         </span>
       </p>
       {usage.data && shown && <UsageChart usage={usage.data} perDay={shown.limits.perDay} />}

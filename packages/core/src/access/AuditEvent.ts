@@ -1,3 +1,4 @@
+import type { PetDraft } from '../pet/Pet.js';
 import type { ApiKey } from './ApiKey.js';
 
 /** Who made a change: the `petstore keys` CLI, the admin HTTP API, or the service itself (the first-run key). */
@@ -8,11 +9,18 @@ export const KEY_AUDIT_ACTIONS = ['key.created', 'key.updated', 'key.rotated', '
 export type KeyAuditAction = (typeof KEY_AUDIT_ACTIONS)[number];
 export const WEBHOOK_AUDIT_ACTIONS = ['webhook.created', 'webhook.updated', 'webhook.secret_rotated', 'webhook.deleted', 'webhook.disabled'] as const;
 export type WebhookAuditAction = (typeof WEBHOOK_AUDIT_ACTIONS)[number];
-export const AUDIT_ACTIONS = [...KEY_AUDIT_ACTIONS, ...WEBHOOK_AUDIT_ACTIONS] as const;
+/** An animal added, or changed (its status moved, its name or category changed), through the admin API. */
+export const PET_AUDIT_ACTIONS = ['pet.created', 'pet.updated'] as const;
+export type PetAuditAction = (typeof PET_AUDIT_ACTIONS)[number];
+export const AUDIT_ACTIONS = [...KEY_AUDIT_ACTIONS, ...WEBHOOK_AUDIT_ACTIONS, ...PET_AUDIT_ACTIONS] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export function isWebhookAuditAction(action: string): action is WebhookAuditAction {
   return (WEBHOOK_AUDIT_ACTIONS as readonly string[]).includes(action);
+}
+
+export function isPetAuditAction(action: string): action is PetAuditAction {
+  return (PET_AUDIT_ACTIONS as readonly string[]).includes(action);
 }
 
 /** A field's value as recorded: instants as ISO 8601 text, never a secret or a secret's hash. */
@@ -32,8 +40,17 @@ interface AuditEventCommon {
   changes: Readonly<Record<string, AuditChange>>;
 }
 
-/** One administrative action on one key or one webhook endpoint, as appended to the AuditLog. */
-export type AuditEvent = AuditEventCommon & ({ action: KeyAuditAction; keyId: string } | { action: WebhookAuditAction; endpointId: string });
+/** What an audited action was on: a key, a webhook endpoint or an animal. */
+export type AuditSubject =
+  { action: KeyAuditAction; keyId: string } | { action: WebhookAuditAction; endpointId: string } | { action: PetAuditAction; petId: number };
+
+/** One administrative action on one key, one webhook endpoint or one animal, as appended to the AuditLog. */
+export type AuditEvent = AuditEventCommon & AuditSubject;
+
+/** The id of what the action was on, as text (`key_...`, `we_...`, or an animal's id). */
+export function subjectIdOf(subject: AuditSubject): string {
+  return 'keyId' in subject ? subject.keyId : 'endpointId' in subject ? subject.endpointId : String(subject.petId);
+}
 
 const sameValue = (a: AuditValue, b: AuditValue): boolean =>
   Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((v, i) => v === b[i]) : a === b;
@@ -53,6 +70,11 @@ export function changesBetween(
 }
 
 const iso = (instant: Date | null) => instant?.toISOString() ?? null;
+
+/** An animal's fields as the audit trail records them. */
+export function auditedPetFields({ name, categoryId, status }: PetDraft): Record<string, AuditValue> {
+  return { name, categoryId, status };
+}
 
 /** A key's settings and state as the audit trail records them (the override fields under their input names). */
 export function auditedFieldsOf(key: ApiKey): Record<string, AuditValue> {

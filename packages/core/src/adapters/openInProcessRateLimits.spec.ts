@@ -12,8 +12,8 @@ describe('openInProcessRateLimits', () => {
   const open = async (bans: BanStore = new InMemoryBanStore(), onWriteError: (error: unknown) => void = () => undefined) => {
     const usage = new InMemoryKeyUsageStore();
     await usage.add([
-      { keyId: 'key_a', day: '2026-06-01', requests: 4, lastUsedAt: new Date('2026-06-01T11:00:00Z') },
-      { keyId: 'key_b', day: '2026-05-31', requests: 4, lastUsedAt: new Date('2026-05-31T11:00:00Z') },
+      { keyId: 'key_a', day: '2026-06-01', requests: 4, limited: 0, lastUsedAt: new Date('2026-06-01T11:00:00Z') },
+      { keyId: 'key_b', day: '2026-05-31', requests: 4, limited: 0, lastUsedAt: new Date('2026-05-31T11:00:00Z') },
     ]);
     const clock = new FakeClock('2026-06-01T12:00:00Z');
     return { store: await openInProcessRateLimits({ usage, bans, clock, onWriteError }), now: clock.now().getTime() };

@@ -16,7 +16,7 @@ export interface AuditListRequest {
 }
 
 /**
- * The append-only record of administrative actions on keys. Events are never changed or deleted through this port.
+ * The append-only record of administrative actions on keys, webhook endpoints and animals. Events are never changed or deleted through this port.
  * Plain rows fit: `(id, at, actor, action, key_id, changes as JSON text)`, indexed on `(at, id)` and
  * `(key_id, at, id)`. `describeAuditLogContract` checks every adapter.
  */

@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryAttempt, DeliveryState } from '../webhooks/Delivery.js';
+import type { Delivery, DeliveryAttempt, DeliveryState, LoggedAttempt } from '../webhooks/Delivery.js';
 
 export interface AttemptListRequest {
   endpointId: string;
@@ -49,8 +49,8 @@ export interface DeliveryQueue {
   record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
   /** Ends the pending deliveries of an endpoint (disabled) as failed, without another attempt; how many. */
   drop(endpointId: string): Promise<number>;
-  /** The attempts made to one endpoint, newest first. */
-  listAttempts(request: AttemptListRequest): Promise<DeliveryAttempt[]>;
+  /** The attempts made to one endpoint, newest first, each with its delivery's next attempt while it waits for one. */
+  listAttempts(request: AttemptListRequest): Promise<LoggedAttempt[]>;
   /**
    * What is owed: pending deliveries, events not dispatched yet, and when the oldest of them became due (an event at
    * its time; null when nothing is owed).

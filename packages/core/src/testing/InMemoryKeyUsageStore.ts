@@ -1,31 +1,32 @@
 import type { DailyUsage, KeyUsageIncrement, KeyUsageStore, UtcDay } from '../ports/KeyUsageStore.js';
 
 export class InMemoryKeyUsageStore implements KeyUsageStore {
-  /** keyId -> day -> requests */
-  private readonly days = new Map<string, Map<UtcDay, number>>();
+  /** keyId -> day -> counts */
+  private readonly days = new Map<string, Map<UtcDay, { requests: number; limited: number }>>();
   private readonly lastUses = new Map<string, Date>();
 
   add(increments: readonly KeyUsageIncrement[]): Promise<void> {
-    for (const { keyId, day, requests, lastUsedAt } of increments) {
+    for (const { keyId, day, requests, limited, lastUsedAt } of increments) {
       let days = this.days.get(keyId);
       if (!days) this.days.set(keyId, (days = new Map()));
-      days.set(day, (days.get(day) ?? 0) + requests);
-      const known = this.lastUses.get(keyId);
-      if (!known || known < lastUsedAt) this.lastUses.set(keyId, new Date(lastUsedAt));
+      const known = days.get(day) ?? { requests: 0, limited: 0 };
+      days.set(day, { requests: known.requests + requests, limited: known.limited + limited });
+      const lastUse = this.lastUses.get(keyId);
+      if (!lastUse || lastUse < lastUsedAt) this.lastUses.set(keyId, new Date(lastUsedAt));
     }
     return Promise.resolve();
   }
 
   dailyUsage(keyId: string, from: UtcDay, to: UtcDay): Promise<DailyUsage[]> {
     const days = [...(this.days.get(keyId) ?? [])].filter(([day]) => day >= from && day <= to).sort(([a], [b]) => (a < b ? -1 : 1));
-    return Promise.resolve(days.map(([day, requests]) => ({ day, requests })));
+    return Promise.resolve(days.map(([day, counts]) => ({ day, ...counts })));
   }
 
   requestsOn(day: UtcDay): Promise<ReadonlyMap<string, number>> {
     const found = new Map<string, number>();
     for (const [keyId, days] of this.days) {
-      const requests = days.get(day);
-      if (requests !== undefined) found.set(keyId, requests);
+      const counts = days.get(day);
+      if (counts !== undefined) found.set(keyId, counts.requests);
     }
     return Promise.resolve(found);
   }

@@ -1,7 +1,7 @@
 import type { EventLog } from '../ports/EventLog.js';
 import type { AttemptListRequest, ClaimRequest, DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { EndpointPosition, WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
-import type { Delivery, DeliveryAttempt } from '../webhooks/Delivery.js';
+import type { Delivery, DeliveryAttempt, LoggedAttempt } from '../webhooks/Delivery.js';
 import type { WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
 
 interface StoredDelivery extends Delivery {
@@ -15,7 +15,8 @@ const positionKey = (p: { at: Date; id: string }) => `${p.at.getTime().toString(
 export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue {
   private readonly endpoints = new Map<string, WebhookEndpoint>();
   private readonly deliveries: StoredDelivery[] = [];
-  private readonly attempts: DeliveryAttempt[] = [];
+  /** Each attempt with the retry its outcome scheduled (epoch ms), if any. */
+  private readonly attempts: (DeliveryAttempt & { retryAt: number | null })[] = [];
   private readonly dispatched = new Set<string>();
 
   constructor(private readonly events: EventLog) {}
@@ -96,7 +97,7 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
 
   async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
     if (this.attempts.some((a) => a.id === attempt.id)) return;
-    this.attempts.push({ ...attempt });
+    this.attempts.push({ ...attempt, retryAt: outcome.state === 'pending' ? outcome.nextAttemptAt.getTime() : null });
     const delivery = this.deliveries.find((d) => d.id === attempt.deliveryId);
     if (!delivery || delivery.attempts >= attempt.attempt) return;
     delivery.attempts = attempt.attempt;
@@ -104,12 +105,16 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
     if (outcome.state === 'pending') delivery.dueAt = outcome.nextAttemptAt.getTime();
   }
 
-  async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<DeliveryAttempt[]> {
+  async listAttempts({ endpointId, before, limit }: AttemptListRequest): Promise<LoggedAttempt[]> {
     return this.attempts
       .filter((a) => a.endpointId === endpointId && (before === null || positionKey(a) < positionKey(before)))
       .sort((a, b) => (positionKey(a) < positionKey(b) ? 1 : -1))
       .slice(0, limit)
-      .map((a) => ({ ...a }));
+      .map(({ retryAt, ...attempt }) => {
+        const delivery = this.deliveries.find((d) => d.id === attempt.deliveryId);
+        const waiting = retryAt !== null && delivery?.state === 'pending' && delivery.attempts === attempt.attempt;
+        return { ...attempt, nextAttemptAt: waiting ? new Date(retryAt) : null };
+      });
   }
 
   async backlog(): Promise<{ pending: number; undispatched: number; oldestDueAt: Date | null }> {

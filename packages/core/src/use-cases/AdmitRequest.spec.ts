@@ -136,12 +136,12 @@ describe('AdmitRequest', () => {
     ports.clock.advance(1_000);
     await store.admitRequest.execute({ ...write, secret }).catch(() => undefined); // 403: counted
     ports.clock.advance(1_000);
-    await store.admitRequest.execute({ ...read, secret }).catch(() => undefined); // 429: a use, not counted
+    await store.admitRequest.execute({ ...read, secret }).catch(() => undefined); // 429: a use, refused by the limit
     expect(await ports.keyUsage.lastUsedAt([key.id])).toEqual(new Map());
 
     await store.keyUsageRecorder.flush();
     expect(await ports.keyUsage.lastUsedAt([key.id])).toEqual(new Map([[key.id, new Date('2026-06-01T12:00:02Z')]]));
-    expect(await ports.keyUsage.dailyUsage(key.id, '2026-06-01', '2026-06-01')).toEqual([{ day: '2026-06-01', requests: 2 }]);
+    expect(await ports.keyUsage.dailyUsage(key.id, '2026-06-01', '2026-06-01')).toEqual([{ day: '2026-06-01', requests: 2, limited: 1 }]);
   });
 
   it('gives back what an admission counted when it is released (the request failed because a dependency was down)', async () => {

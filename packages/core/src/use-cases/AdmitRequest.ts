@@ -1,6 +1,7 @@
 import { limitsOf, type ApiKey } from '../access/ApiKey.js';
 import type { RateLimitState } from '../access/RateLimitState.js';
 import type { Scope } from '../access/Scope.js';
+import { DomainError } from '../errors/DomainError.js';
 import { InsufficientScopeError } from '../errors/InsufficientScopeError.js';
 import type { Clock } from '../ports/Clock.js';
 import type { AuthenticateCaller, CallerCredentials } from './AuthenticateCaller.js';
@@ -30,7 +31,8 @@ export interface AdmissionRequest extends CallerCredentials {
 /**
  * Admission to every API operation: authenticates the caller, counts the request against its key's limits, then
  * checks the operation's scope. A request outside the key's scopes is counted like any other answered request
- * (InsufficientScopeError carries the state for the headers). The key's use is recorded in memory, no write.
+ * (InsufficientScopeError carries the state for the headers). The key's use is recorded in memory, no write: a
+ * request counted, or one its rate limit refused.
  */
 export class AdmitRequest {
   constructor(
@@ -50,7 +52,8 @@ export class AdmitRequest {
     try {
       rateLimit = await this.enforceRateLimit.execute(subject, { minute: perMinute, day: perDay }, now, key.id);
     } catch (refused) {
-      this.usage.record(key.id, now, false);
+      if (DomainError.is(refused) && (refused.code === 'rate_limited' || refused.code === 'key_banned')) this.usage.recordLimited(key.id, now);
+      else this.usage.record(key.id, now, false);
       throw refused;
     }
     this.usage.record(key.id, now, true);

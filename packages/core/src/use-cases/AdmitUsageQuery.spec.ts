@@ -62,7 +62,7 @@ describe('AdmitUsageQuery', () => {
       keyId: key.id,
       from: '2026-06-01',
       to: '2026-06-01',
-      days: [{ day: '2026-06-01', requests: 0 }],
+      days: [{ day: '2026-06-01', requests: 0, limited: 0 }],
       lastUsedAt: '2026-06-01T12:00:05.000Z',
     });
   });

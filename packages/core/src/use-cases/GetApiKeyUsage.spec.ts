@@ -12,28 +12,28 @@ describe('GetApiKeyUsage', () => {
     store = createPetStore(ports);
     keyId = (await store.issueApiKey.execute({ plan: 'free' }, 'cli')).key.id;
     await ports.keyUsage.add([
-      { keyId, day: '2026-05-05', requests: 4, lastUsedAt: new Date('2026-05-05T10:00:00Z') },
-      { keyId, day: '2026-06-01', requests: 7, lastUsedAt: new Date('2026-06-01T10:00:00Z') },
-      { keyId, day: '2026-06-03', requests: 2, lastUsedAt: new Date('2026-06-03T11:59:00Z') },
+      { keyId, day: '2026-05-05', requests: 4, limited: 0, lastUsedAt: new Date('2026-05-05T10:00:00Z') },
+      { keyId, day: '2026-06-01', requests: 7, limited: 3, lastUsedAt: new Date('2026-06-01T10:00:00Z') },
+      { keyId, day: '2026-06-03', requests: 2, limited: 0, lastUsedAt: new Date('2026-06-03T11:59:00Z') },
     ]);
   });
 
-  it('reports every day of the last 30 by default, 0 where nothing was counted, and the last use', async () => {
+  it('reports every day of the last 30 by default, admitted and limited, 0 where nothing was counted, and the last use', async () => {
     const report = await store.getApiKeyUsage.execute(keyId);
     expect(report).toMatchObject({ keyId, from: '2026-05-05', to: '2026-06-03', lastUsedAt: '2026-06-03T11:59:00.000Z' });
     expect(report.days).toHaveLength(30);
     expect(report.days.filter((d) => d.requests > 0)).toEqual([
-      { day: '2026-05-05', requests: 4 },
-      { day: '2026-06-01', requests: 7 },
-      { day: '2026-06-03', requests: 2 },
+      { day: '2026-05-05', requests: 4, limited: 0 },
+      { day: '2026-06-01', requests: 7, limited: 3 },
+      { day: '2026-06-03', requests: 2, limited: 0 },
     ]);
-    expect(report.days[1]).toEqual({ day: '2026-05-06', requests: 0 });
+    expect(report.days[1]).toEqual({ day: '2026-05-06', requests: 0, limited: 0 });
   });
 
   it('reports the range it is asked for, both days included', async () => {
     expect((await store.getApiKeyUsage.execute(keyId, { from: '2026-05-31', to: '2026-06-01' })).days).toEqual([
-      { day: '2026-05-31', requests: 0 },
-      { day: '2026-06-01', requests: 7 },
+      { day: '2026-05-31', requests: 0, limited: 0 },
+      { day: '2026-06-01', requests: 7, limited: 3 },
     ]);
     expect((await store.getApiKeyUsage.execute(keyId, { to: '2026-06-01' })).from).toBe('2026-05-03');
   });
@@ -41,7 +41,13 @@ describe('GetApiKeyUsage', () => {
   it('reports a key never used', async () => {
     const other = (await store.issueApiKey.execute({ plan: 'free' }, 'cli')).key.id;
     const report = await store.getApiKeyUsage.execute(other, { from: '2026-06-03' });
-    expect(report).toEqual({ keyId: other, from: '2026-06-03', to: '2026-06-03', days: [{ day: '2026-06-03', requests: 0 }], lastUsedAt: null });
+    expect(report).toEqual({
+      keyId: other,
+      from: '2026-06-03',
+      to: '2026-06-03',
+      days: [{ day: '2026-06-03', requests: 0, limited: 0 }],
+      lastUsedAt: null,
+    });
   });
 
   it('spans up to 91 days (the retention and today), no more', async () => {

@@ -18,7 +18,7 @@ export interface KeyUsageReport {
   keyId: string;
   from: UtcDay;
   to: UtcDay;
-  /** Every day of the range, oldest first, 0 for a day without requests. */
+  /** Every day of the range, oldest first, with 0s for a day without requests. */
   days: DailyUsage[];
   lastUsedAt: string | null;
 }
@@ -35,8 +35,8 @@ function dayOf(field: 'from' | 'to', value: unknown, fallback: number, problems:
 }
 
 /**
- * A key's requests per UTC day (those counted against its quota) and its last use, as flushed by every instance:
- * at most a flush interval behind. Days are kept at least 90 days.
+ * A key's requests per UTC day (those counted against its quota, and those its rate limit refused) and its last
+ * use, as flushed by every instance: at most a flush interval behind. Days are kept at least 90 days.
  */
 export class GetApiKeyUsage {
   constructor(
@@ -61,9 +61,12 @@ export class GetApiKeyUsage {
     if (problems.length > 0) throw new ValidationError(problems);
 
     const [stored, lastUses] = await Promise.all([this.usage.dailyUsage(key.id, utcDayOf(from), utcDayOf(to)), this.usage.lastUsedAt([key.id])]);
-    const counts = new Map(stored.map(({ day, requests }) => [day, requests]));
+    const counts = new Map(stored.map((usage) => [usage.day, usage]));
     const days: DailyUsage[] = [];
-    for (let day = from; day <= to; day++) days.push({ day: utcDayOf(day), requests: counts.get(utcDayOf(day)) ?? 0 });
+    for (let day = from; day <= to; day++) {
+      const { requests = 0, limited = 0 } = counts.get(utcDayOf(day)) ?? {};
+      days.push({ day: utcDayOf(day), requests, limited });
+    }
     return { keyId: key.id, from: utcDayOf(from), to: utcDayOf(to), days, lastUsedAt: lastUses.get(key.id)?.toISOString() ?? null };
   }
 }

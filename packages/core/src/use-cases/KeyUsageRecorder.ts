@@ -9,23 +9,26 @@ export const MIN_KEY_USAGE_RETENTION_DAYS = 90;
 interface Tally {
   day: number;
   requests: number;
+  limited: number;
   /** Epoch ms. */
   lastUsedAt: number;
 }
 
-const incrementOf = (keyId: string, { day, requests, lastUsedAt }: Tally): KeyUsageIncrement => ({
+const incrementOf = (keyId: string, { day, requests, limited, lastUsedAt }: Tally): KeyUsageIncrement => ({
   keyId,
   day: utcDayOf(day),
   requests,
+  limited,
   lastUsedAt: new Date(lastUsedAt),
 });
 
 /**
- * Keeps each key's last use and its requests per UTC day in memory, on the request path (a map lookup and two
- * additions), and writes them to the KeyUsageStore when `flush` is called: no write per request. The embedder
- * calls `flush` on a timer (the app: every 30 s, so a last use is at most that old plus one write) and at shutdown.
- * Writes add up, so every instance flushes its own tallies. A failed flush keeps what it could not write for the
- * next one. The first flush of each UTC day also purges the days older than the retention.
+ * Keeps each key's last use and its requests per UTC day (admitted, and refused by its rate limit) in memory, on the
+ * request path (a map lookup and two additions), and writes them to the KeyUsageStore when `flush` is called: no
+ * write per request. The embedder calls `flush` on a timer (the app: every 30 s, so a last use is at most that old
+ * plus one write) and at shutdown. Writes add up, so every instance flushes its own tallies. A failed flush keeps
+ * what it could not write for the next one. The first flush of each UTC day also purges the days older than the
+ * retention.
  */
 export class KeyUsageRecorder {
   private tallies = new Map<string, Tally>();
@@ -48,19 +51,32 @@ export class KeyUsageRecorder {
 
   /** One authenticated request of `keyId` at `now` (epoch ms); `counted` when it counted against the key's quota. */
   record(keyId: string, now: number, counted: boolean): void {
+    const tally = this.tallyOf(keyId, now);
+    if (counted) tally.requests++;
+  }
+
+  /** One authenticated request of `keyId` at `now` (epoch ms) refused by the key's rate limit (over a limit, or banned). */
+  recordLimited(keyId: string, now: number): void {
+    this.tallyOf(keyId, now).limited++;
+  }
+
+  /** The key's tally for the day of `now`, its last use moved to `now` when later. */
+  private tallyOf(keyId: string, now: number): Tally {
     const day = dayNumberOf(now);
     const tally = this.tallies.get(keyId);
     if (tally === undefined) {
-      this.tallies.set(keyId, { day, requests: counted ? 1 : 0, lastUsedAt: now });
-      return;
+      const first = { day, requests: 0, limited: 0, lastUsedAt: now };
+      this.tallies.set(keyId, first);
+      return first;
     }
     if (day !== tally.day) {
       this.closedDays.push(incrementOf(keyId, tally));
       tally.day = day;
       tally.requests = 0;
+      tally.limited = 0;
     }
-    if (counted) tally.requests++;
     if (now > tally.lastUsedAt) tally.lastUsedAt = now;
+    return tally;
   }
 
   /** Writes everything recorded so far (one batch); flushes run one after another, never at once. */
@@ -103,6 +119,7 @@ export class KeyUsageRecorder {
         merged.set(id, {
           ...known,
           requests: known.requests + increment.requests,
+          limited: known.limited + increment.limited,
           lastUsedAt: known.lastUsedAt > increment.lastUsedAt ? known.lastUsedAt : increment.lastUsedAt,
         });
     }

@@ -1,4 +1,4 @@
-import type { AuditActor, AuditChange, KeyAuditAction, WebhookAuditAction } from '../access/AuditEvent.js';
+import type { AuditActor, AuditChange, AuditSubject } from '../access/AuditEvent.js';
 import { isKeyId } from '../access/KeyId.js';
 import { parsePageQuery } from '../access/parsePageQuery.js';
 import { encodePositionCursor } from '../access/PositionCursor.js';
@@ -11,7 +11,7 @@ export type AuditEventView = {
   at: string;
   actor: AuditActor;
   changes: Readonly<Record<string, AuditChange>>;
-} & ({ action: KeyAuditAction; keyId: string } | { action: WebhookAuditAction; endpointId: string });
+} & AuditSubject;
 
 export interface AuditListing {
   events: AuditEventView[];

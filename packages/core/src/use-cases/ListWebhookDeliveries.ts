@@ -4,13 +4,13 @@ import { NotFoundError } from '../errors/NotFoundError.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import type { DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
-import type { DeliveryAttempt } from '../webhooks/Delivery.js';
+import type { LoggedAttempt } from '../webhooks/Delivery.js';
 import { isEndpointId } from '../webhooks/WebhookEndpoint.js';
 
 const notFound = (id: string) => new NotFoundError(`No webhook endpoint with id ${id}.`);
 
-/** One attempt as the delivery log shows it (its instant as ISO 8601 text). */
-export type DeliveryAttemptView = Omit<DeliveryAttempt, 'at' | 'id'> & { at: string };
+/** One attempt as the delivery log shows it (its instants as ISO 8601 text). */
+export type DeliveryAttemptView = Omit<LoggedAttempt, 'at' | 'id' | 'nextAttemptAt'> & { at: string; nextAttemptAt: string | null };
 
 /**
  * The delivery log of one endpoint: every attempt, newest first, a page at a time (`limit`, `cursor`). The log of a
@@ -37,7 +37,11 @@ export class ListWebhookDeliveries {
     const page = found.slice(0, query.limit);
     const last = page.at(-1);
     return {
-      attempts: page.map(({ id: _, at, ...attempt }) => ({ ...attempt, at: at.toISOString() })),
+      attempts: page.map(({ id: _, at, nextAttemptAt, ...attempt }) => ({
+        ...attempt,
+        at: at.toISOString(),
+        nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+      })),
       nextCursor: found.length > query.limit && last ? encodePositionCursor(listing, last) : null,
     };
   }

@@ -30,6 +30,15 @@ export interface DeliveryAttempt {
   succeeded: boolean;
 }
 
+/**
+ * An attempt as the delivery log shows it, with when its delivery is tried next: the time this attempt scheduled the
+ * retry for, while the delivery still waits for it (this is its latest attempt and it is pending); null once the
+ * delivery succeeded, gave up, was dropped (its endpoint disabled or deleted), or was tried again.
+ */
+export interface LoggedAttempt extends DeliveryAttempt {
+  nextAttemptAt: Date | null;
+}
+
 export function attemptIdOf(deliveryId: number, attempt: number): string {
   return `${deliveryId.toString().padStart(15, '0')}_${attempt.toString().padStart(3, '0')}`;
 }

@@ -282,9 +282,11 @@ describe('the admin API, on its own listener', () => {
     expect((await auditTrail())[0]).toMatchObject({ action: 'key.unbanned', changes: { bannedUntil: { before: expect.any(String), after: null } } });
   });
 
-  it("answers a key's requests per UTC day and its last use, once the instance has flushed them", async () => {
-    const { id, key } = await createKey();
-    for (let i = 0; i < 3; i++) await api.authed(key, 'GET', '/v1/pets');
+  it("answers a key's requests per UTC day, admitted and limited, and its last use, once the instance has flushed them", async () => {
+    const { id, key } = await createKey({ plan: 'free', perMinute: 3 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await api.authed(key, 'GET', '/v1/pets')).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
     await api.store.keyUsageRecorder.flush();
     const usage = await api.admin('GET', `/admin/v1/keys/${id}/usage?from=2026-05-31&to=2026-06-01`);
     expect(usage.json).toEqual({
@@ -292,8 +294,8 @@ describe('the admin API, on its own listener', () => {
       from: '2026-05-31',
       to: '2026-06-01',
       days: [
-        { day: '2026-05-31', requests: 0 },
-        { day: '2026-06-01', requests: 3 },
+        { day: '2026-05-31', requests: 0, limited: 0 },
+        { day: '2026-06-01', requests: 3, limited: 1 },
       ],
       lastUsedAt: '2026-06-01T12:00:15.000Z',
     });

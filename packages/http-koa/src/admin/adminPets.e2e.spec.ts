@@ -56,6 +56,48 @@ describe("the admin API's animals and key search (what the operator console uses
     expect((await api.admin('GET', `/admin/v1/pets/${id}`)).json).toMatchObject({ status: 'sold' });
   });
 
+  it('audits each animal added or changed with the admin token, once: not a replay, a refusal, a non-change or an API key', async () => {
+    const petTrail = async () =>
+      ((await api.admin('GET', '/admin/v1/audit-events?limit=100')).json as { events: Json[] }).events.filter((e) =>
+        String(e['action']).startsWith('pet.'),
+      );
+    const before = (await petTrail()).length;
+    const request = { headers: { 'Idempotency-Key': 'audited-rex' }, body: { name: 'Audited', categoryId: 4 } };
+    const added = await api.admin('POST', '/admin/v1/pets', request);
+    const id = (added.json as { id: number }).id;
+    expect((await api.admin('POST', '/admin/v1/pets', request)).headers['idempotent-replayed']).toBe('true');
+    const moved = await api.admin('PATCH', `/admin/v1/pets/${id}`, { body: { status: 'pending' } });
+    expect(moved.status).toBe(200);
+    expect((await api.admin('PATCH', `/admin/v1/pets/${id}`, { body: { status: 'pending' } })).status).toBe(200);
+    const stale = await api.admin('PATCH', `/admin/v1/pets/${id}`, {
+      headers: { 'If-Match': added.headers['etag'] as string },
+      body: { status: 'sold' },
+    });
+    expect(stale.status).toBe(412);
+    const key = await api.issueKey();
+    expect((await api.authed(key, 'PATCH', `/v1/pets/${id}`, { body: { name: 'Renamed' } })).status).toBe(200);
+
+    const trail = await petTrail();
+    expect(trail.slice(0, trail.length - before)).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        at: '2026-06-01T12:00:15.000Z',
+        actor: 'admin-api',
+        action: 'pet.updated',
+        petId: id,
+        changes: { status: { before: 'available', after: 'pending' } },
+      },
+      {
+        id: expect.stringMatching(/^evt_/),
+        at: '2026-06-01T12:00:15.000Z',
+        actor: 'admin-api',
+        action: 'pet.created',
+        petId: id,
+        changes: { name: { before: null, after: 'Audited' }, categoryId: { before: null, after: 4 }, status: { before: null, after: 'available' } },
+      },
+    ]);
+  });
+
   it('lists animals by status, a page at a time, the Link leading to the next page on the admin API', async () => {
     for (const name of ['A', 'B', 'C']) await add({ name, categoryId: 3 });
     const first = await api.admin('GET', '/admin/v1/pets?status=available&limit=2');

@@ -65,7 +65,7 @@ const keyProperties = {
   expiresAt: instantOrNull('After it, the key gets 401 `key_expired`; null: no expiry.'),
   disabled: { type: 'boolean', description: 'A disabled key gets 401 `key_disabled` until enabled again.' },
   createdAt: instant('When the key was created.'),
-  lastUsedAt: instantOrNull('Its last admitted request, at most a minute behind; null: never used.'),
+  lastUsedAt: instantOrNull('Its last request (admitted or refused), at most a minute behind; null: never used.'),
   bannedUntil: instantOrNull('The end of a rate-limit ban in force; null: none.'),
   revokedAt: instantOrNull('When the key was revoked (for good); null: not revoked.'),
   previousSecretExpiresAt: instantOrNull('When the secret replaced by the last rotation stops (or stopped) working; null: never rotated.'),
@@ -138,7 +138,8 @@ export const ApiKeysSchema = pageOf('keys', ApiKeySchema, 'One page of keys, old
 const DAY = { type: 'string', format: 'date', description: 'A UTC day.' } as const;
 
 export const KeyUsageSchema = closedObject({
-  description: "A key's admitted requests per UTC day (kept at least 90 days), as every instance flushed them.",
+  description:
+    "A key's requests per UTC day (kept at least 90 days), as every instance flushed them: those admitted, and those its rate limit refused.",
   required: ['keyId', 'from', 'to', 'days', 'lastUsedAt'],
   properties: {
     keyId: { type: 'string' },
@@ -146,19 +147,30 @@ export const KeyUsageSchema = closedObject({
     to: DAY,
     days: {
       type: 'array',
-      description: 'Every day of the range, oldest first; 0 for a day without requests.',
+      description: 'Every day of the range, oldest first; 0s for a day without requests.',
       maxItems: MAX_USAGE_RANGE_DAYS,
-      items: closedObject({ required: ['day', 'requests'], properties: { day: DAY, requests: { type: 'integer', minimum: 0 } } }),
+      items: closedObject({
+        required: ['day', 'requests', 'limited'],
+        properties: {
+          day: DAY,
+          requests: { type: 'integer', minimum: 0, description: "Admitted: counted against the key's quota." },
+          limited: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Refused by its rate limit (`429`): over its per-minute or per-day limit, or during a ban.',
+          },
+        },
+      }),
     },
-    lastUsedAt: instantOrNull('Its last admitted request, at most a minute behind.'),
+    lastUsedAt: instantOrNull('Its last request (admitted or refused), at most a minute behind.'),
   },
   example: {
     keyId: 'key_3f0c9a5e1b2d4c6f',
     from: '2026-11-24',
     to: '2026-11-25',
     days: [
-      { day: '2026-11-24', requests: 1200 },
-      { day: '2026-11-25', requests: 37 },
+      { day: '2026-11-24', requests: 1000, limited: 212 },
+      { day: '2026-11-25', requests: 37, limited: 0 },
     ],
     lastUsedAt: '2026-11-25T10:04:30.000Z',
   },
@@ -167,7 +179,9 @@ export const KeyUsageSchema = closedObject({
 const auditValue = { type: ['string', 'number', 'boolean', 'null', 'array'], items: { type: 'string' } } as const;
 
 const AuditEventSchema = closedObject({
-  description: 'One administrative action on one key (`keyId`) or one webhook endpoint (`endpointId`). Never a secret.',
+  description:
+    'One administrative action on one key (`keyId`), one webhook endpoint (`endpointId`) or one animal (`petId`: ' +
+    'added or changed through the admin API). Never a secret.',
   required: ['id', 'at', 'actor', 'action', 'changes'],
   properties: {
     id: { type: 'string' },
@@ -180,6 +194,7 @@ const AuditEventSchema = closedObject({
     action: { type: 'string', enum: [...AUDIT_ACTIONS] },
     keyId: { type: 'string', description: 'The key acted on (`key.*` actions).' },
     endpointId: { type: 'string', description: 'The webhook endpoint acted on (`webhook.*` actions).' },
+    petId: { type: 'integer', format: 'int64', minimum: 1, description: 'The animal acted on (`pet.*` actions).' },
     changes: {
       type: 'object',
       description: 'Each changed field, before and after; empty when nothing changed.',

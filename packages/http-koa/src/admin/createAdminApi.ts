@@ -58,10 +58,7 @@ export type AdminApiDeps = Pick<
   | 'listEvents'
   | 'listPets'
   | 'getPet'
-  | 'createPet'
-  | 'createPetIdempotently'
-  | 'updatePet'
-  | 'updatePetIdempotently'
+  | 'adminPetWrites'
 > & {
   /** Absolute base URL of the admin interface, ending in its prefix (`http://10.0.0.5:3001/admin/v1`): `Location` and `servers`. */
   adminBaseUrl: string;

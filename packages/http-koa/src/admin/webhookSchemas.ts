@@ -118,6 +118,7 @@ const ATTEMPT_EXAMPLE = {
   error: 'the receiver answered 503',
   responseBody: 'upstream unavailable',
   succeeded: false,
+  nextAttemptAt: '2026-11-25T10:05:05.120Z',
 };
 
 const DeliveryAttemptSchema = closedObject({
@@ -138,6 +139,11 @@ const DeliveryAttemptSchema = closedObject({
       description: `The start of the answer (at most ${RESPONSE_BODY_MAX} characters).`,
     },
     succeeded: { type: 'boolean', description: 'A 2xx answer.' },
+    nextAttemptAt: instantOrNull(
+      'When the delivery is tried next: the retry this attempt scheduled, shown while the delivery waits for it. Null ' +
+        'when this attempt scheduled none (it succeeded, or was the last the retry schedule allows), and once the ' +
+        'delivery was tried again or dropped (its endpoint disabled or deleted).',
+    ),
   },
   example: ATTEMPT_EXAMPLE,
 });

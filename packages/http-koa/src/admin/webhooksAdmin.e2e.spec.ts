@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { answers } from '@petstore/core/testing';
 import { startTestApiWithKey, type TestApi } from '../testing/startTestApi.js';
 
 type Json = Record<string, unknown>;
@@ -19,6 +20,14 @@ describe('webhooks in the admin API', () => {
     return response.json as Json & { id: string; secret: string };
   };
   const trail = async () => ((await api.admin('GET', '/admin/v1/audit-events')).json as { events: Json[] }).events;
+  /** Rounds until one starts nothing, each attempt recorded. */
+  const deliverAll = async () => {
+    for (;;) {
+      const { started } = await api.store.deliverWebhooks.execute();
+      if (started.length === 0) return;
+      await Promise.all(started);
+    }
+  };
 
   it('creates an endpoint, answering its secret once, with Location; lists and gets it without the secret', async () => {
     const response = await api.admin('POST', '/admin/v1/webhook-endpoints', { body: { url: URL_, description: 'CRM' } });
@@ -74,14 +83,6 @@ describe('webhooks in the admin API', () => {
   });
 
   it('lists the events of changes newest first, delivers them, shows the delivery log and resends one', async () => {
-    /** Rounds until one starts nothing, each attempt recorded. */
-    const deliverAll = async () => {
-      for (;;) {
-        const { started } = await api.store.deliverWebhooks.execute();
-        if (started.length === 0) return;
-        await Promise.all(started);
-      }
-    };
     const { id } = await create();
     const pet = (await api.authed(key, 'POST', '/v1/pets', { body: { name: 'Rex', categoryId: 1 } })).json as Json;
     await api.authed(key, 'PATCH', `/v1/pets/${String(pet['id'])}`, { body: { status: 'sold' } });
@@ -103,6 +104,28 @@ describe('webhooks in the admin API', () => {
     const unknown = await api.admin('POST', `/admin/v1/webhook-endpoints/${id}/resend`, { body: { eventId: 'evt_0000000000000000000000000000' } });
     expect(unknown.json).toMatchObject({ code: 'not_found', status: 404 });
     expect((await api.admin('POST', `/admin/v1/webhook-endpoints/${id}/resend`, { body: {} })).json).toMatchObject({ code: 'validation_error' });
+  });
+
+  it("shows a failed attempt's retry as the delivery's next attempt until it is made", async () => {
+    const attempts = async () => ((await api.admin('GET', `/admin/v1/webhook-endpoints/${id}/deliveries`)).json as { attempts: Json[] }).attempts;
+    const { id } = await create();
+    api.webhookSender.answer = () => answers.retry(503, 'busy');
+    await api.authed(key, 'POST', '/v1/pets', { body: { name: 'Rex', categoryId: 1 } });
+    await deliverAll();
+    const [failed] = await attempts();
+    // The first retry comes 5 s after, give or take 10 %.
+    const retryAt = Date.parse(String(failed!['nextAttemptAt']));
+    expect(failed).toMatchObject({ attempt: 1, statusCode: 503, succeeded: false });
+    expect(retryAt - api.clock.now().getTime()).toBeGreaterThanOrEqual(4500);
+    expect(retryAt - api.clock.now().getTime()).toBeLessThanOrEqual(5500);
+
+    api.webhookSender.answer = () => answers.delivered();
+    api.clock.advance(6000);
+    await deliverAll();
+    expect((await attempts()).map((a) => [a['attempt'], a['statusCode'], a['nextAttemptAt']])).toEqual([
+      [2, 200, null],
+      [1, 503, null],
+    ]);
   });
 
   it('pages the events with a cursor', async () => {

@@ -1,7 +1,9 @@
+import { AttemptRetryTimes1764687600000 } from './AttemptRetryTimes1764687600000.js';
 import { CoveringStatusIndex1763942400000 } from './CoveringStatusIndex1763942400000.js';
 import { DeliveriesByEndpoint1764576000000 } from './DeliveriesByEndpoint1764576000000.js';
 import { CreateIdempotencyKeys1763856000000 } from './CreateIdempotencyKeys1763856000000.js';
 import { InitialSchema1763769600000 } from './InitialSchema1763769600000.js';
+import { LimitedRequestsPerDay1764691200000 } from './LimitedRequestsPerDay1764691200000.js';
 import { KeyModel1764028800000 } from './KeyModel1764028800000.js';
 import { PetEvents1764403200000 } from './PetEvents1764403200000.js';
 import { PetVersion1764316800000 } from './PetVersion1764316800000.js';
@@ -19,4 +21,6 @@ export const migrations = [
   PetEvents1764403200000,
   Webhooks1764489600000,
   DeliveriesByEndpoint1764576000000,
+  AttemptRetryTimes1764687600000,
+  LimitedRequestsPerDay1764691200000,
 ];

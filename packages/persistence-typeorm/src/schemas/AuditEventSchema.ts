@@ -2,7 +2,7 @@ import { EntitySchema } from 'typeorm';
 import type { Dialect } from '../dialect.js';
 import { int64 } from './columns.js';
 
-/** A row of `audit_events`: one administrative action, append-only; `changes_json` never holds a secret. `key_id` is the id of the key or webhook endpoint acted on. */
+/** A row of `audit_events`: one administrative action, append-only; `changes_json` never holds a secret. `key_id` is the id of the key, webhook endpoint or animal acted on. */
 export interface AuditEventRow {
   id: string;
   at_ms: number;

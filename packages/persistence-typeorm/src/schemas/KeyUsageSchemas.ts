@@ -2,11 +2,15 @@ import { EntitySchema } from 'typeorm';
 import type { Dialect } from '../dialect.js';
 import { int64 } from './columns.js';
 
-/** A row of `key_usage_days`: the requests one key made on one UTC day (`YYYY-MM-DD`), summed over every instance. */
+/**
+ * A row of `key_usage_days`: the requests one key made on one UTC day (`YYYY-MM-DD`), summed over every instance:
+ * those admitted, and those its rate limit refused.
+ */
 export interface KeyUsageDayRow {
   key_id: string;
   day: string;
   requests: number;
+  limited: number;
 }
 
 /** A row of `key_last_uses`: one key's latest use seen by any instance. */
@@ -26,6 +30,7 @@ export function keyUsageDaySchema(dialect: Dialect): EntitySchema<KeyUsageDayRow
       key_id: { type: 'text', primary: true },
       day: { type: 'text', primary: true },
       requests: int64(dialect),
+      limited: { ...int64(dialect), default: 0 },
     },
     indices: [{ name: 'idx_key_usage_days_day', columns: ['day'] }],
   });

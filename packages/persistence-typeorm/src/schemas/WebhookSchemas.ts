@@ -41,6 +41,8 @@ export interface WebhookAttemptRow {
   error: string | null;
   response_body: string | null;
   succeeded: boolean;
+  /** The retry this attempt scheduled; null when it scheduled none. */
+  next_attempt_at_ms: number | null;
 }
 
 export const WEBHOOK_ENDPOINT_ENTITY = 'PetstoreWebhookEndpoint';
@@ -103,6 +105,7 @@ export function webhookAttemptSchema(dialect: Dialect): EntitySchema<WebhookAtte
       error: { type: 'text', nullable: true },
       response_body: { type: 'text', nullable: true },
       succeeded: { type: 'boolean' },
+      next_attempt_at_ms: int64(dialect, { nullable: true }),
     },
     indices: [{ name: 'idx_webhook_attempts_endpoint', columns: ['endpoint_id', 'at_ms', 'id'] }],
   });

@@ -72,6 +72,19 @@ export function describeAuditLogContract(name: string, open: () => Promise<Audit
       expect(await log.list({ keyId: null, before: null, limit: 10 })).toEqual([endpointEvent]);
     });
 
+    it("keeps the events of actions on animals, with the animal's id as a number", async () => {
+      const { keyId: _, ...common } = anAuditEvent();
+      const petEvent: AuditEvent = {
+        ...common,
+        action: 'pet.updated',
+        petId: 9_007_199_254,
+        changes: { status: { before: 'available', after: 'sold' } },
+      };
+      await log.append(petEvent);
+      expect(await log.list({ keyId: null, before: null, limit: 10 })).toEqual([petEvent]);
+      expect(await log.list({ keyId: 'key_000000000000000a', before: null, limit: 10 })).toEqual([]);
+    });
+
     it('refuses a second event with the same id, keeping the first', async () => {
       const event = anAuditEvent();
       await log.append(event);

@@ -129,7 +129,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
         [2, 204, true],
         [1, 500, false],
       ]);
-      expect(attempts[1]).toEqual(anAttempt(delivery!, later(30_000)));
+      // Tried again since: the retry it scheduled is no longer the delivery's next attempt.
+      expect(attempts[1]).toEqual({ ...anAttempt(delivery!, later(30_000)), nextAttemptAt: null });
       expect(await h.queue.listAttempts({ endpointId: endpoint.id, before: attempts[0]!, limit: 10 })).toEqual([attempts[1]]);
     });
 
@@ -225,6 +226,45 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(again.map((d) => d.id)).not.toContain(good!.id);
       expect(again.find((d) => d.id === other!.id)).toEqual({ ...other, attempts: 1 });
     });
+    it("shows a delivery's next attempt on its latest attempt while it waits; not once tried again, succeeded, given up or dropped", async () => {
+      const endpoint = anEndpoint();
+      await h.endpoints.create(endpoint);
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      await h.queue.dispatch(t0, 10);
+      const [retried, waiting, abandoned] = await claim(t0, later(30_000), 10);
+      await h.queue.record(anAttempt(retried!, t0), { state: 'pending', nextAttemptAt: later(5000) });
+      await h.queue.record(anAttempt(waiting!, t0), { state: 'pending', nextAttemptAt: later(6000) });
+      await h.queue.record(anAttempt(abandoned!, t0), { state: 'failed' });
+      const nextOf = async () =>
+        new Map(
+          (await h.queue.listAttempts({ endpointId: endpoint.id, before: null, limit: 10 })).map((a) => [
+            `${a.deliveryId}/${a.attempt}`,
+            a.nextAttemptAt,
+          ]),
+        );
+      expect(await nextOf()).toEqual(
+        new Map([
+          [`${retried!.id}/1`, later(5000)],
+          [`${waiting!.id}/1`, later(6000)],
+          [`${abandoned!.id}/1`, null],
+        ]),
+      );
+      const [again] = await claim(later(5000), later(60_000), 10);
+      expect(again!.id).toBe(retried!.id);
+      // Claimed and in flight: still the retry it is.
+      expect((await nextOf()).get(`${retried!.id}/1`)).toEqual(later(5000));
+      await h.queue.record(anAttempt(again!, later(5000), { statusCode: 200, error: null, succeeded: true }), { state: 'succeeded' });
+      await h.queue.drop(endpoint.id);
+      expect(await nextOf()).toEqual(
+        new Map([
+          [`${retried!.id}/2`, null],
+          [`${retried!.id}/1`, null],
+          [`${waiting!.id}/1`, null],
+          [`${abandoned!.id}/1`, null],
+        ]),
+      );
+    });
+
     it('drops the pending deliveries of one endpoint, and only those', async () => {
       const [kept, dropped] = [anEndpoint(), anEndpoint()];
       for (const endpoint of [kept, dropped]) await h.endpoints.create(endpoint);

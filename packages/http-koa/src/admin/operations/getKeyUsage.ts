@@ -22,8 +22,9 @@ export function getKeyUsage(store: Pick<PetStore, 'getApiKeyUsage'>): AdminOpera
     tag: 'keys',
     summary: "A key's usage per day",
     description:
-      `The key's admitted requests per UTC day, every day of the range (at most ${MAX_USAGE_RANGE_DAYS} days; days are ` +
-      'kept at least 90), and its last use; every instance flushes its counts at least once a minute.',
+      "The key's requests per UTC day, those admitted and those its rate limit refused (`429`), every day of the range " +
+      `(at most ${MAX_USAGE_RANGE_DAYS} days; days are kept at least 90), and its last use; every instance flushes its ` +
+      'counts at least once a minute.',
     parameters: [
       KEY_ID,
       day('from', 'First day (UTC, `YYYY-MM-DD`), included; default 29 days before `to`.', '2026-11-01'),

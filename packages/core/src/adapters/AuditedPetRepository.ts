@@ -1,0 +1,50 @@
+import { auditedPetFields, changesBetween, type AuditActor, type PetAuditAction } from '../access/AuditEvent.js';
+import { generateEventId } from '../events/eventId.js';
+import type { Pet, PetDraft } from '../pet/Pet.js';
+import type { AuditLog } from '../ports/AuditLog.js';
+import type { Clock } from '../ports/Clock.js';
+import type { ChangeTiming, PetListRequest, PetPage, PetRepository } from '../ports/PetRepository.js';
+
+/**
+ * A PetRepository whose changes are each appended to the audit log, as made by `actor`, once committed: `pet.created`
+ * with the new animal's fields, `pet.updated` with the fields the change changed (before and after). The admin API's
+ * animal operations write through it; changes made with an API key are recorded in the event log only. The audit
+ * event is appended after the change commits: should that append fail, the change stands and the caller gets the
+ * error.
+ */
+export class AuditedPetRepository implements PetRepository {
+  constructor(
+    private readonly pets: PetRepository,
+    private readonly log: AuditLog,
+    private readonly actor: AuditActor,
+    private readonly clock: Clock,
+  ) {}
+
+  findById(id: number): Promise<Pet | null> {
+    return this.pets.findById(id);
+  }
+
+  list(request: PetListRequest): Promise<PetPage> {
+    return this.pets.list(request);
+  }
+
+  async create(draft: PetDraft): Promise<Pet> {
+    const pet = await this.pets.create(draft);
+    await this.record(this.clock.now(), 'pet.created', null, pet);
+    return pet;
+  }
+
+  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
+    // The state changed from: a version is one state of the pet, so the one read at `expectedVersion` is it (read at
+    // another version, the update is refused: a version only grows).
+    const current = await this.pets.findById(id);
+    const updated = await this.pets.update(id, expectedVersion, next, timing);
+    if (updated) await this.record(new Date(timing.at), 'pet.updated', current?.version === expectedVersion ? current : null, updated);
+    return updated;
+  }
+
+  private record(at: Date, action: PetAuditAction, before: PetDraft | null, after: Pet): Promise<void> {
+    const changes = changesBetween(before ? auditedPetFields(before) : {}, auditedPetFields(after));
+    return this.log.append({ id: generateEventId(at), at, actor: this.actor, action, petId: after.id, changes });
+  }
+}

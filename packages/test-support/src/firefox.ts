@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+export type { Browser as FirefoxBrowser } from 'puppeteer-core';
+
+/** Firefox from the Debian package (`apt-get install firefox-esr`), or FIREFOX_PATH. */
+export const FIREFOX_PATH = process.env['FIREFOX_PATH'] ?? '/usr/bin/firefox-esr';
+
+/** Whether the Firefox browser tests run: they are skipped, with a warning, where Firefox is not installed. */
+export const firefoxAvailable = existsSync(FIREFOX_PATH);
+
+/**
+ * Headless Firefox driven over WebDriver BiDi by puppeteer-core (Playwright drives only its own patched Firefox
+ * builds), with a fresh profile that puppeteer deletes when the browser closes. The preferences keep Firefox from
+ * calling home.
+ */
+export function launchFirefox(): Promise<Browser> {
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    extraPrefsFirefox: {
+      'app.update.enabled': false,
+      'browser.shell.checkDefaultBrowser': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+      'network.captive-portal-service.enabled': false,
+      'network.connectivity-service.enabled': false,
+      'toolkit.telemetry.reportingpolicy.firstRun': false,
+    },
+  });
+}
