@@ -1,3 +1,4 @@
+import { AttemptsByAge1764662400000 } from './AttemptsByAge1764662400000.js';
 import { CoveringStatusIndex1763942400000 } from './CoveringStatusIndex1763942400000.js';
 import { DeliveriesByEndpoint1764576000000 } from './DeliveriesByEndpoint1764576000000.js';
 import { CreateIdempotencyKeys1763856000000 } from './CreateIdempotencyKeys1763856000000.js';
@@ -5,6 +6,7 @@ import { InitialSchema1763769600000 } from './InitialSchema1763769600000.js';
 import { KeyModel1764028800000 } from './KeyModel1764028800000.js';
 import { PetEvents1764403200000 } from './PetEvents1764403200000.js';
 import { PetVersion1764316800000 } from './PetVersion1764316800000.js';
+import { ResendsMarked1764748800000 } from './ResendsMarked1764748800000.js';
 import { RateLimitBans1764230400000 } from './RateLimitBans1764230400000.js';
 import { Webhooks1764489600000 } from './Webhooks1764489600000.js';
 
@@ -19,4 +21,6 @@ export const migrations = [
   PetEvents1764403200000,
   Webhooks1764489600000,
   DeliveriesByEndpoint1764576000000,
+  AttemptsByAge1764662400000,
+  ResendsMarked1764748800000,
 ];
