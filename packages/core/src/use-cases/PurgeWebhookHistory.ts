@@ -5,7 +5,7 @@ import type { PurgedHistory, WebhookHistory } from '../ports/WebhookHistory.js';
 export const DEFAULT_EVENT_RETENTION_MS = 30 * 86_400_000;
 
 /** Rows of each kind one batch deletes at most: a few milliseconds of the database's time. */
-export const PURGE_BATCH_SIZE = 500;
+export const PURGE_BATCH_SIZE = 200;
 
 /**
  * Deletes one batch of the events, deliveries and attempts older than the retention (an event still owed to an
