@@ -64,9 +64,12 @@ describe('EVENT_RETENTION: the built server deletes events, deliveries and attem
     } finally {
       db.close();
     }
-    await eventually(async () => (await listed()).events.length === 1 && (await attemptsOf(healthy.id)) === 0 && (await attemptsOf(failing.id)) === 0, {
-      timeoutMs: 15_000,
-    });
+    await eventually(
+      async () => (await listed()).events.length === 1 && (await attemptsOf(healthy.id)) === 0 && (await attemptsOf(failing.id)) === 0,
+      {
+        timeoutMs: 15_000,
+      },
+    );
     // The event the failing endpoint still waits for is kept (its retry reads it), and listed.
     expect((await listed()).events.map((e) => e.id)).toEqual([owed!.id]);
     // Requests go on meanwhile, and new events are kept and delivered.

@@ -126,7 +126,9 @@ describe('webhooks from the built server, to a receiver on loopback that verifie
     await eventually(async () => (await admin(running, 'GET', `/webhook-endpoints/${gone.id}`)).json['disabledReason'] === 'gone');
     await eventually(async () => (await admin(running, 'GET', `/webhook-endpoints/${unreachable.id}`)).json['disabledReason'] === 'failing');
     expect(receiver.received.map((r) => r.path)).toEqual([`/hooks?token=${token}`, `/hooks?token=${token}`]);
-    expect((await admin(running, 'PATCH', `/webhook-endpoints/${gone.id}`, { url: `${receiver.url}?token=${token}2`, disabled: false })).status).toBe(200);
+    expect((await admin(running, 'PATCH', `/webhook-endpoints/${gone.id}`, { url: `${receiver.url}?token=${token}2`, disabled: false })).status).toBe(
+      200,
+    );
     expect((await admin(running, 'DELETE', `/webhook-endpoints/${unreachable.id}`)).status).toBe(204);
     expect(running.output()).toContain('"msg":"admin request"');
     expect(running.output()).not.toContain(token);

@@ -10,7 +10,14 @@ describe('the history purger', () => {
   it('purges batch after batch until one is not full, reports what it deleted, then waits for the next interval', async () => {
     const batches: Batch[] = [{ events: 2, deliveries: 2, attempts: 2, more: true }, { events: 1, deliveries: 0, attempts: 2, more: false }, none];
     const purged: PurgedHistory[] = [];
-    const purger = new HistoryPurger({ execute: async () => batches.shift() ?? none }, 1, (p) => purged.push(p), (error) => { throw error; });
+    const purger = new HistoryPurger(
+      { execute: async () => batches.shift() ?? none },
+      1,
+      (p) => purged.push(p),
+      (error) => {
+        throw error;
+      },
+    );
     purger.start();
     // The third purge (an interval later) deleted nothing: not reported.
     await eventually(() => batches.length === 0);

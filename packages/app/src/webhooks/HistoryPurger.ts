@@ -54,7 +54,7 @@ export class HistoryPurger {
   private async purgeAll(): Promise<void> {
     const total: PurgedHistory = { events: 0, deliveries: 0, attempts: 0 };
     try {
-      for (let more = true; more && !this.stopped; ) {
+      for (let more = true; more && !this.stopped;) {
         const started = performance.now();
         const { more: full, ...purged } = await this.purge.execute();
         total.events += purged.events;

@@ -134,17 +134,26 @@ describe('judgeRetention', () => {
     Array.from({ length: 60 }, (_, slice) => (slice === 30 ? null : { events: count(slice), deliveries: count(slice), attempts: 2 * count(slice) }));
 
   it('passes rows that level off once the retention is reached, a sample missing (PostgreSQL down) or not', () => {
-    const verdict = judgeRetention(rows((slice) => Math.min(slice, 22) * 100 + (slice % 3) * 40), plan);
+    const verdict = judgeRetention(
+      rows((slice) => Math.min(slice, 22) * 100 + (slice % 3) * 40),
+      plan,
+    );
     expect(verdict).toMatchObject({ pass: true, detail: expect.stringMatching(/^events 2280 -> 2280 \(x1\.00\)/) });
   });
 
   it('fails rows that keep growing with the load', () => {
-    const verdict = judgeRetention(rows((slice) => 1_000 + slice * 100), plan);
+    const verdict = judgeRetention(
+      rows((slice) => 1_000 + slice * 100),
+      plan,
+    );
     expect(verdict.pass).toBe(false);
     expect(verdict.detail).toContain('events 4300 -> 6900 (x1.60)');
   });
 
   it('shows, without judging, a run too short to reach twice the retention', () => {
-    expect(judgeRetention(rows((slice) => slice).slice(0, 25), plan)).toMatchObject({ pass: true, detail: 'not judged: 5 samples after twice the retention' });
+    expect(judgeRetention(rows((slice) => slice).slice(0, 25), plan)).toMatchObject({
+      pass: true,
+      detail: 'not judged: 5 samples after twice the retention',
+    });
   });
 });

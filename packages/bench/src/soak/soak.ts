@@ -85,7 +85,14 @@ async function subscribeReceiver(databaseUrl: string, receiverPort: number): Pro
   try {
     await client.query(
       `INSERT INTO "webhook_endpoints" ("id", "url", "event_types", "description", "created_at_ms", "secret") VALUES ($1, $2, $3, $4, $5, $6)`,
-      ['we_50a450a450a450a4', `http://127.0.0.1:${receiverPort}/soak`, 'pet.created,pet.updated', 'soak receiver', Date.now(), `whsec_${Buffer.alloc(24, 7).toString('base64')}`],
+      [
+        'we_50a450a450a450a4',
+        `http://127.0.0.1:${receiverPort}/soak`,
+        'pet.created,pet.updated',
+        'soak receiver',
+        Date.now(),
+        `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+      ],
     );
   } finally {
     await client.end();
@@ -214,7 +221,12 @@ async function judgeRun({
   });
   verdicts.push(judgeServerErrors(recorder.serverErrors, drills, CONNECTIONS + 2));
   verdicts.push(judgeLatency(latencies, plan, drills));
-  verdicts.push(judgeRetention(slices.map((s) => s.rows), plan));
+  verdicts.push(
+    judgeRetention(
+      slices.map((s) => s.rows),
+      plan,
+    ),
+  );
   verdicts.push(
     ...judgeMemory(
       {

@@ -50,7 +50,10 @@ export class ListApiKeys {
     const last = page.at(-1);
     return {
       keys: await this.views.of(page),
-      nextCursor: found.length > query.limit && last ? ListApiKeys.cursorAt({ at: last.createdAt, id: last.id }, typeof name === 'string' ? name : undefined) : null,
+      nextCursor:
+        found.length > query.limit && last
+          ? ListApiKeys.cursorAt({ at: last.createdAt, id: last.id }, typeof name === 'string' ? name : undefined)
+          : null,
     };
   }
 }

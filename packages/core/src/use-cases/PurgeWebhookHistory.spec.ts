@@ -45,6 +45,7 @@ describe('PurgeWebhookHistory', () => {
     ports.clock.advance(400 * 86_400_000);
     expect(await store.purgeWebhookHistory.execute()).toEqual({ events: 0, deliveries: 0, attempts: 0, more: false });
     expect((await store.listEvents.execute({})).events).toHaveLength(1);
-    for (const retention of [0, -1, 1.5, Number.NaN]) expect(() => new PurgeWebhookHistory(ports.deliveries, ports.clock, retention)).toThrow(RangeError);
+    for (const retention of [0, -1, 1.5, Number.NaN])
+      expect(() => new PurgeWebhookHistory(ports.deliveries, ports.clock, retention)).toThrow(RangeError);
   });
 });

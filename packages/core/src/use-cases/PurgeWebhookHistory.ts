@@ -18,7 +18,8 @@ export class PurgeWebhookHistory {
     readonly retentionMs = DEFAULT_EVENT_RETENTION_MS,
     private readonly batchSize = PURGE_BATCH_SIZE,
   ) {
-    if (!Number.isSafeInteger(retentionMs) || retentionMs <= 0) throw new RangeError(`event retention must be a positive number of ms (got ${retentionMs})`);
+    if (!Number.isSafeInteger(retentionMs) || retentionMs <= 0)
+      throw new RangeError(`event retention must be a positive number of ms (got ${retentionMs})`);
   }
 
   async execute(): Promise<PurgedHistory & { more: boolean }> {

@@ -361,7 +361,9 @@ describe('the admin API, on its own listener', () => {
       const parameters = operation.parameters!;
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => String(parameters.find((p) => p.name === name)!.example));
       // Every query parameter's example, as tools send them.
-      const query = new URLSearchParams(parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p): [string, string] => [p.name, String(p.example)]));
+      const query = new URLSearchParams(
+        parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p): [string, string] => [p.name, String(p.example)]),
+      );
       const answer = await api.admin('GET', `/admin/v1${url}?${query}`);
       expect({ operation: operation.operationId, status: answer.status }).toEqual({ operation: operation.operationId, status: 200 });
     }

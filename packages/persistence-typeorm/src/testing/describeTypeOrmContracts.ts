@@ -50,7 +50,13 @@ export function describeTypeOrmContracts(where: string, open: () => Promise<Open
     `TypeOrmWebhookHistory ${where}`,
     on((d) => {
       const store = new TypeOrmWebhookStore(d);
-      return { history: new TypeOrmWebhookHistory(d), pets: new TypeOrmPetRepository(d), events: new TypeOrmEventLog(d), endpoints: store, queue: store };
+      return {
+        history: new TypeOrmWebhookHistory(d),
+        pets: new TypeOrmPetRepository(d),
+        events: new TypeOrmEventLog(d),
+        endpoints: store,
+        queue: store,
+      };
     }),
   );
   describeKeyStoreContract(

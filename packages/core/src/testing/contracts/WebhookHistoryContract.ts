@@ -19,7 +19,11 @@ export type WebhookHistoryHarness = {
 } & Closable;
 
 const sum = (purges: PurgedHistory[]): PurgedHistory =>
-  purges.reduce((total, p) => ({ events: total.events + p.events, deliveries: total.deliveries + p.deliveries, attempts: total.attempts + p.attempts }));
+  purges.reduce((total, p) => ({
+    events: total.events + p.events,
+    deliveries: total.deliveries + p.deliveries,
+    attempts: total.attempts + p.attempts,
+  }));
 
 /** Runs the behaviour every WebhookHistory must have against `open()`, which returns empty storage. */
 export function describeWebhookHistoryContract(name: string, open: () => Promise<WebhookHistoryHarness>): void {

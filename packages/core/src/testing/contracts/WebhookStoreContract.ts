@@ -162,7 +162,9 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(queued).toEqual([{ id: expect.any(Number), eventId: first!.eventId, endpointId: endpoint.id, attempts: 0 }]);
       expect(await claim(later(1000), later(2000), 10)).toEqual(queued);
       expect(await h.queue.enqueue(first!.eventId, endpoint.id, later(1000))).toBeNull();
-      await h.queue.record(anAttempt(queued[0]!, later(1000), { statusCode: 204, error: null, responseBody: '', succeeded: true }), { state: 'succeeded' });
+      await h.queue.record(anAttempt(queued[0]!, later(1000), { statusCode: 204, error: null, responseBody: '', succeeded: true }), {
+        state: 'succeeded',
+      });
       // Once it has ended, another may be queued.
       expect(await h.queue.enqueue(first!.eventId, endpoint.id, later(3000))).toMatchObject({ eventId: first!.eventId, attempts: 0 });
     });
@@ -254,6 +256,5 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(await h.queue.drop(dropped.id)).toBe(2);
       expect((await claim(t0, later(30_000), 10)).map((d) => d.endpointId)).toEqual([kept.id, kept.id]);
     });
-
   });
 }

@@ -25,7 +25,9 @@ export function listAuditEvents(store: Pick<PetStore, 'listAuditEvents'>): Admin
         example: KEY_ID.example,
       },
       // The cursor example continues the listing the `keyId` example asks for: tools send the examples together.
-      ...pageParameters(ListAuditEvents.cursorAt({ at: new Date('2026-11-25T10:00:00.000Z'), id: 'evt_019ab3c4d5e60001a1b2c3d4e5f6' }, KEY_ID.example as string)),
+      ...pageParameters(
+        ListAuditEvents.cursorAt({ at: new Date('2026-11-25T10:00:00.000Z'), id: 'evt_019ab3c4d5e60001a1b2c3d4e5f6' }, KEY_ID.example as string),
+      ),
     ],
     responses: [{ status: 200, description: 'A page of events.', body: AuditEventsSchema }],
     errors: ['validation_error'],

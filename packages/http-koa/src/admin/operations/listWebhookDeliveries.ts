@@ -14,7 +14,12 @@ export function listWebhookDeliveries(store: Pick<PetStore, 'listWebhookDeliveri
     summary: 'List the delivery attempts of a webhook endpoint',
     description:
       'Every attempt to deliver an event to the endpoint, newest first: when, the status code, how long, why it failed, the start of the answer.',
-    parameters: [ENDPOINT_ID, ...pageParameters(ListWebhookDeliveries.cursorAt(ENDPOINT_ID.example as string, { at: new Date('2026-11-25T10:00:00.000Z'), id: '000000000000043_001' }))],
+    parameters: [
+      ENDPOINT_ID,
+      ...pageParameters(
+        ListWebhookDeliveries.cursorAt(ENDPOINT_ID.example as string, { at: new Date('2026-11-25T10:00:00.000Z'), id: '000000000000043_001' }),
+      ),
+    ],
     responses: [{ status: 200, description: 'A page of attempts.', body: DeliveryAttemptsSchema }],
     errors: ['validation_error', 'not_found'],
     input: ({ params, query }) => ({ id: params['endpointId']!, query }),
