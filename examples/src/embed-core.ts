@@ -20,6 +20,7 @@ const store = createPetStore({
   events: pets,
   webhookEndpoints: webhooks,
   deliveries: webhooks,
+  webhookHistory: webhooks,
   // Targets and a sender that send nothing: the server's (@petstore/app) check addresses and POST over HTTPS.
   webhookTargets: new FakeWebhookTargets(),
   webhookSender: new RecordingWebhookSender(),

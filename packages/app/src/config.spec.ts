@@ -31,7 +31,7 @@ describe('loadConfig', () => {
       sqliteKeptListingRows: 50_000,
       docsEnabled: true,
       admin: null,
-      webhooks: { allowPrivateTargets: false, retryDelaysMs: null, timeoutMs: 10000, pollIntervalMs: 1000 },
+      webhooks: { allowPrivateTargets: false, retryDelaysMs: null, timeoutMs: 10000, pollIntervalMs: 1000, retentionMs: 30 * 86_400_000 },
     });
   });
 
@@ -41,13 +41,37 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_SCHEDULE_MS: '100, 200,400',
       WEBHOOK_TIMEOUT_MS: '2000',
       WEBHOOK_POLL_INTERVAL_MS: '50',
+      EVENT_RETENTION: '12h',
     };
-    expect(loadConfig(env).webhooks).toEqual({ allowPrivateTargets: true, retryDelaysMs: [100, 200, 400], timeoutMs: 2000, pollIntervalMs: 50 });
+    expect(loadConfig(env).webhooks).toEqual({
+      allowPrivateTargets: true,
+      retryDelaysMs: [100, 200, 400],
+      timeoutMs: 2000,
+      pollIntervalMs: 50,
+      retentionMs: 12 * 3_600_000,
+    });
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '5s,1m' })).toThrow(expect.objectContaining({ variable: 'WEBHOOK_RETRY_SCHEDULE_MS' }));
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' })).toThrow(
       expect.objectContaining({ variable: 'WEBHOOK_ALLOW_PRIVATE_TARGETS' }),
     );
   });
+
+  it.each([
+    ['45s', 45_000],
+    ['90m', 90 * 60_000],
+    ['3650d', 3_650 * 86_400_000],
+  ])('reads EVENT_RETENTION=%s', (value, ms) => {
+    expect(loadConfig({ EVENT_RETENTION: value }).webhooks.retentionMs).toBe(ms);
+  });
+
+  it.each(['30', '30 d', '30D', '1w', '-1d', '0d', '9s', '3651d', '1.5d', 'forever'])(
+    'refuses EVENT_RETENTION=%s, naming the accepted form',
+    (value) => {
+      expect(() => loadConfig({ EVENT_RETENTION: value })).toThrow(
+        `EVENT_RETENTION="${value}" is invalid: expected a whole number and a unit (s, m, h or d) from 10s to 3650d, such as 30d or 12h`,
+      );
+    },
+  );
 
   it('opens the admin listener only with ADMIN_TOKEN: on 127.0.0.1:3001 unless told otherwise, whatever HOST is', () => {
     expect(loadConfig({ ADMIN_TOKEN: TOKEN, HOST: '0.0.0.0' }).admin).toEqual({ token: TOKEN, port: 3001, host: '127.0.0.1', publicBaseUrl: null });
@@ -247,6 +271,7 @@ describe('loadConfig', () => {
         WEBHOOK_RETRY_SCHEDULE_MS: '1000,60000',
         WEBHOOK_TIMEOUT_MS: '5000',
         WEBHOOK_POLL_INTERVAL_MS: '500',
+        EVENT_RETENTION: '90d',
       }),
     ).toEqual({
       port: 8080,
@@ -273,7 +298,7 @@ describe('loadConfig', () => {
       sqliteKeptListingRows: 0,
       docsEnabled: false,
       admin: { token: TOKEN, port: 9000, host: '10.0.0.5', publicBaseUrl: 'https://admin.example.com/admin/v1' },
-      webhooks: { allowPrivateTargets: false, retryDelaysMs: [1000, 60000], timeoutMs: 5000, pollIntervalMs: 500 },
+      webhooks: { allowPrivateTargets: false, retryDelaysMs: [1000, 60000], timeoutMs: 5000, pollIntervalMs: 500, retentionMs: 90 * 86_400_000 },
     });
   });
 

@@ -1,4 +1,4 @@
-import { DEFAULT_BAN_RULE, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
+import { DEFAULT_BAN_RULE, DEFAULT_EVENT_RETENTION_MS, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
 import { MIN_ADMIN_TOKEN_LENGTH } from '@petstore/http-koa';
 import { KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import {
@@ -69,6 +69,8 @@ interface WebhookSettings {
   timeoutMs: number;
   /** WEBHOOK_POLL_INTERVAL_MS: how often the worker looks for others' events and due retries (default 1 s). */
   pollIntervalMs: number;
+  /** EVENT_RETENTION: how long events, deliveries and attempts are kept, in ms (default 30 days). */
+  retentionMs: number;
 }
 
 interface AdminListener {
@@ -317,12 +319,28 @@ function retrySchedule(env: Env): number[] | null {
   return delays.map(Number);
 }
 
+const DURATION_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const RETENTION_BOUNDS_MS = { min: 10_000, max: 3_650 * 86_400_000 };
+
+/** EVENT_RETENTION: a whole number and a unit (`30d`, `12h`, `90m`, `45s`), from 10 s to 3650 days. */
+function eventRetention(env: Env): number {
+  const raw = env['EVENT_RETENTION'];
+  if (raw === undefined || raw === '') return DEFAULT_EVENT_RETENTION_MS;
+  const match = /^([0-9]{1,7})([smhd])$/.exec(raw);
+  const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : NaN;
+  if (!(ms >= RETENTION_BOUNDS_MS.min && ms <= RETENTION_BOUNDS_MS.max)) {
+    throw new ConfigError('EVENT_RETENTION', raw, 'a whole number and a unit (s, m, h or d) from 10s to 3650d, such as 30d or 12h');
+  }
+  return ms;
+}
+
 function webhookSettings(env: Env): WebhookSettings {
   return {
     allowPrivateTargets: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     retryDelaysMs: retrySchedule(env),
     timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     pollIntervalMs: integer(env, 'WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 60_000),
+    retentionMs: eventRetention(env),
   };
 }
 

@@ -29,6 +29,7 @@ import {
   TypeOrmKeyStore,
   TypeOrmKeyUsageStore,
   TypeOrmPetRepository,
+  TypeOrmWebhookHistory,
   TypeOrmWebhookStore,
   type DataSource,
 } from '@petstore/persistence-typeorm';
@@ -43,6 +44,7 @@ import { TOKENS, type ReadinessCheck, type TracingHooks } from './tokens.js';
 import { ChangeSignal, signallingChanges } from './webhooks/ChangeSignal.js';
 import { HttpWebhookSender } from './webhooks/HttpWebhookSender.js';
 import { SafeWebhookTargets } from './webhooks/safeTargets.js';
+import { HistoryPurger, purgeIntervalOf } from './webhooks/HistoryPurger.js';
 import { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 function redactedError(error: Error): pino.SerializedError {
@@ -233,6 +235,7 @@ function useCasesModule(config: Config): ContainerModule {
             events,
             webhookEndpoints: webhooks,
             deliveries: webhooks,
+            webhookHistory: new TypeOrmWebhookHistory(dataSource),
             webhookTargets: new SafeWebhookTargets(allowPrivateTargets),
             webhookSender: new HttpWebhookSender(allowPrivateTargets),
             clock,
@@ -241,6 +244,7 @@ function useCasesModule(config: Config): ContainerModule {
             ban: config.ban,
             failedAuthPerMinute: config.failedAuthPerMinute,
             delivery: { timeoutMs, ...(retryDelaysMs && { retryDelaysMs }) },
+            eventRetentionMs: config.webhooks.retentionMs,
             deliveryObserver: observedDeliveries(metrics, tracing),
           },
         );
@@ -278,6 +282,18 @@ function useCasesModule(config: Config): ContainerModule {
     );
     // Bound after the database's closer, so it runs before it: the round under way records its attempts first.
     bind(TOKENS.Closers).toConstantValue(() => worker?.stop() ?? Promise.resolve());
+    let purger: HistoryPurger | undefined;
+    bind(TOKENS.HistoryPurger).toResolvedValue(
+      (petStore: PetStore, logger: Logger) =>
+        (purger = new HistoryPurger(
+          petStore.purgeWebhookHistory,
+          purgeIntervalOf(config.webhooks.retentionMs),
+          (purged) => logger.debug({ purged }, 'deleted events, deliveries and attempts older than EVENT_RETENTION'),
+          (error) => logger.warn({ err: error }, 'could not delete old events: retrying at the next purge'),
+        )),
+      [TOKENS.PetStore, TOKENS.Logger],
+    );
+    bind(TOKENS.Closers).toConstantValue(() => purger?.stop() ?? Promise.resolve());
   });
 }
 

@@ -103,6 +103,7 @@ export async function startServer(config: Config, container?: Container): Promis
   await ensureDevelopmentKey(container, config, url);
   // Deliveries left by an earlier run (a restart, a crash) are picked up by the first round.
   (await container.getAsync(TOKENS.WebhookWorker)).start();
+  (await container.getAsync(TOKENS.HistoryPurger)).start();
 
   let metricsPort: number | null = null;
   let drainMetrics: Drain | undefined;

@@ -6,6 +6,7 @@ import type { ServiceIdentifier } from 'inversify';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
 import type { ChangeSignal } from './webhooks/ChangeSignal.js';
+import type { HistoryPurger } from './webhooks/HistoryPurger.js';
 import type { WebhookWorker } from './webhooks/WebhookWorker.js';
 
 /** A dependency the readiness check probes; throws when it cannot serve. */
@@ -58,6 +59,8 @@ const webhooks = {
   ChangeSignal: token<ChangeSignal>('ChangeSignal'),
   /** Delivers webhooks; `startServer` starts it, a closer stops it. */
   WebhookWorker: token<WebhookWorker>('WebhookWorker'),
+  /** Deletes events, deliveries and attempts older than EVENT_RETENTION; `startServer` starts it, a closer stops it. */
+  HistoryPurger: token<HistoryPurger>('HistoryPurger'),
 };
 
 /** The connections behind the adapters, and what the server checks and releases of them. */

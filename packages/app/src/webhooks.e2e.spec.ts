@@ -113,6 +113,27 @@ describe('webhooks from the built server, to a receiver on loopback that verifie
     expect(receiver.received.length).toBe(seen);
   }, 60_000);
 
+  it("never writes an endpoint URL's query (a receiver's token) to the log: failures, refusals, disabling, changes", async () => {
+    const running = shared;
+    const token = 'query-token-5e0b9c3a7f1d';
+    // Userinfo is refused at once, and the refused URL is not logged either.
+    const withUserinfo = await admin(running, 'POST', '/webhook-endpoints', { url: receiver.url.replace('//', `//user:${token}@`) });
+    expect(withUserinfo.status).toBe(400);
+    const gone = await subscribe(running, { url: `${receiver.url}?token=${token}` });
+    const unreachable = await subscribe(running, { url: `http://127.0.0.1:1/hooks?token=${token}` });
+    receiver.answer = (received) => (received.length === 1 ? 503 : 410);
+    await createPet(running, key, 'Rex');
+    await eventually(async () => (await admin(running, 'GET', `/webhook-endpoints/${gone.id}`)).json['disabledReason'] === 'gone');
+    await eventually(async () => (await admin(running, 'GET', `/webhook-endpoints/${unreachable.id}`)).json['disabledReason'] === 'failing');
+    expect(receiver.received.map((r) => r.path)).toEqual([`/hooks?token=${token}`, `/hooks?token=${token}`]);
+    expect((await admin(running, 'PATCH', `/webhook-endpoints/${gone.id}`, { url: `${receiver.url}?token=${token}2`, disabled: false })).status).toBe(
+      200,
+    );
+    expect((await admin(running, 'DELETE', `/webhook-endpoints/${unreachable.id}`)).status).toBe(204);
+    expect(running.output()).toContain('"msg":"admin request"');
+    expect(running.output()).not.toContain(token);
+  }, 60_000);
+
   it('serves the delivery metrics on /metrics', async () => {
     const running = shared;
     await subscribe(running);

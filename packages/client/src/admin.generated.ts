@@ -327,7 +327,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event to a webhook endpoint again
-         * @description Queues a new delivery of one recorded event to this endpoint, attempted at once and retried like any other, with the same `webhook-id` as before (a receiver that already has it can drop it). The endpoint must be enabled.
+         * @description Queues a new delivery of one recorded event to this endpoint, attempted at once and retried like any other, with the same `webhook-id` as before (a receiver that already has it can drop it). The endpoint must be enabled. One resend of an event to an endpoint is pending at a time: while one is (queued, or retrying), another is 409 `resend_pending` and queues nothing, so any number of resends at once send one copy. The first delivery of the event, if it is still retrying, goes on beside it.
          */
         post: operations["resendWebhookEvent"];
         delete?: never;
@@ -1410,7 +1410,7 @@ export interface components {
              * @description Machine-readable.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "invalid_transition" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "invalid_transition" | "resend_pending" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             /** @description For people. */
             message: string;
             /**
@@ -1526,7 +1526,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC5rZXlfM2YwYzlhNWUxYjJkNGM2Zi5Db2VuNlNDZmZvckY
                  */
                 cursor?: string;
                 /**
@@ -2028,7 +2028,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC5rZXlfM2YwYzlhNWUxYjJkNGM2Zi5Db2VuNlNDZmZvckY
                  */
                 cursor?: string;
                 /**
@@ -3961,7 +3961,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC5ldnRfMDE5YWIzYzRkNWU2MDAwMWExYjJjM2Q0ZTVmNi5kMUhHWEZmeUZRNmQ
                  */
                 cursor?: string;
             };
@@ -4203,7 +4203,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC5ldnRfMDE5YWIzYzRkNWU2MDAwMWExYjJjM2Q0ZTVmNi5kMUhHWEZmeUZRNmQ
                  */
                 cursor?: string;
             };
@@ -4293,7 +4293,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC53ZV81YzJhOWUwYjdkMWY0YTM2LmtMNHEyUDAzQ0EwRw
                  */
                 cursor?: string;
             };
@@ -4766,7 +4766,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC53ZV81YzJhOWUwYjdkMWY0YTM2LmtMNHEyUDAzQ0EwRw
                  */
                 cursor?: string;
             };
@@ -5896,7 +5896,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC4wMDAwMDAwMDAwMDAwNDNfMDAxLmhzeGFUMmpzeTdjWQ
                  */
                 cursor?: string;
             };
@@ -6164,7 +6164,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC4wMDAwMDAwMDAwMDAwNDNfMDAxLmhzeGFUMmpzeTdjWQ
                  */
                 cursor?: string;
             };
@@ -6381,6 +6381,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`), or an earlier resend of this event to this endpoint is still pending (`resend_pending`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "resend_pending",
+                     *       "message": "What went wrong, for people.",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resend_pending";
+                    };
+                };
+            };
             /** @description The body exceeds 16384 bytes (after decompression). */
             413: {
                 headers: {
@@ -6561,7 +6581,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC5ldnRfMDE5YWIzYzRkNWUyMDAwMWYwZTFkMmMzYjRhNS5jTjRIR1Z5ajUtaGs
                  */
                 cursor?: string;
             };
@@ -6797,7 +6817,7 @@ export interface operations {
                 limit?: number;
                 /**
                  * @description The previous page's `nextCursor`.
-                 * @example eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9
+                 * @example cDEuMTc5NTYwMDgwMDAwMC5ldnRfMDE5YWIzYzRkNWUyMDAwMWYwZTFkMmMzYjRhNS5jTjRIR1Z5ajUtaGs
                  */
                 cursor?: string;
             };
@@ -7196,7 +7216,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`). */
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`), or an earlier resend of this event to this endpoint is still pending (`resend_pending`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8031,7 +8051,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`). */
+            /** @description The change is not allowed from the current status (`invalid_transition`, naming it and the statuses allowed next), or a request with this Idempotency-Key is still in flight (`idempotency_in_progress`), or an earlier resend of this event to this endpoint is still pending (`resend_pending`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

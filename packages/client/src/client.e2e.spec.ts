@@ -106,6 +106,22 @@ describe('@petstore/client against the built server (SQLite)', () => {
     });
   });
 
+  it('reads a pet’s current tag with an empty patch, not the deprecated getPet, and changes it safely through a race', async () => {
+    const [alice, bob] = [clientWith(unlimitedKey), clientWith(unlimitedKey)];
+    const rex = await alice.createPet({ name: 'Raced', categoryId: 1 });
+    const read = await alice.updatePet(rex.id, {});
+    expect(read.pet).toEqual(rex);
+    expect(await alice.updatePet(rex.id, {})).toEqual(read); // it changes nothing
+    await bob.updatePet(rex.id, { name: 'Renamed' });
+    const stale = await alice.updatePet(rex.id, { status: 'pending' }, { ifMatch: read.etag }).catch((error: unknown) => error);
+    expect(PetstoreError.is(stale) && stale).toMatchObject({ code: 'precondition_failed', status: 412 });
+    const again = await alice.updatePet(rex.id, {});
+    expect(again.pet).toEqual({ ...rex, name: 'Renamed' });
+    expect(again.etag).not.toBe(read.etag);
+    const changed = await alice.updatePet(rex.id, { status: 'pending' }, { ifMatch: again.etag });
+    expect(changed.pet).toEqual({ ...rex, name: 'Renamed', status: 'pending' });
+  });
+
   it('reads the key’s usage without spending any of it', async () => {
     const client = clientWith(unlimitedKey);
     const dayUsed = async () => (await client.getRateLimit()).windows.find((w) => w.name === 'day')!.used;

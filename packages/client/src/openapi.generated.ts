@@ -65,7 +65,7 @@ export interface paths {
         head: operations["getPetHead"];
         /**
          * Change an animal
-         * @description Changes any of an animal's name, category and status, with a JSON Merge Patch (RFC 7396): `{"status": "pending"}` records an adoption under way. Statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. `If-None-Match` with `*`, or with a tag the animal has, is 412 and changes nothing. With an `Idempotency-Key`, a retry of the same request gets the first answer again. Needs a key with the `pets:write` scope.
+         * @description Changes any of an animal's name, category and status, with a JSON Merge Patch (RFC 7396): `{"status": "pending"}` records an adoption under way. Statuses move `available` -> `pending` or `sold`, `pending` -> `available` or `sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed next. Setting what is already there changes nothing (200, same `ETag`): `{}` answers the animal as it is and its current tag, to send in `If-Match` (a safe read-modify-write without the deprecated `GET`). With `If-Match`, the change is made only if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. `If-None-Match` with `*`, or with a tag the animal has, is 412 and changes nothing. With an `Idempotency-Key`, a retry of the same request gets the first answer again. Needs a key with the `pets:write` scope.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -269,7 +269,7 @@ export interface components {
              * @description Machine-readable.
              * @enum {string}
              */
-            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "invalid_transition" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_error" | "malformed_json" | "bad_request" | "unauthorized" | "key_expired" | "key_disabled" | "insufficient_scope" | "not_found" | "method_not_allowed" | "request_timeout" | "idempotency_in_progress" | "invalid_transition" | "resend_pending" | "gone" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "idempotency_key_reused" | "request_header_too_large" | "rate_limited" | "key_banned" | "internal_error" | "service_unavailable";
             /** @description For people. */
             message: string;
             /**

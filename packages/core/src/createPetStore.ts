@@ -5,6 +5,7 @@ import type { Clock } from './ports/Clock.js';
 import type { DeliveryQueue } from './ports/DeliveryQueue.js';
 import type { EventLog } from './ports/EventLog.js';
 import type { WebhookEndpointStore } from './ports/WebhookEndpointStore.js';
+import type { WebhookHistory } from './ports/WebhookHistory.js';
 import type { WebhookSender } from './ports/WebhookSender.js';
 import type { WebhookTargets } from './ports/WebhookTargets.js';
 import type { IdempotencyStore } from './ports/IdempotencyStore.js';
@@ -26,6 +27,7 @@ import { GetWebhookEndpoint } from './use-cases/GetWebhookEndpoint.js';
 import { ListEvents } from './use-cases/ListEvents.js';
 import { ListWebhookDeliveries } from './use-cases/ListWebhookDeliveries.js';
 import { ListWebhookEndpoints } from './use-cases/ListWebhookEndpoints.js';
+import { PurgeWebhookHistory } from './use-cases/PurgeWebhookHistory.js';
 import { ResendWebhookEvent } from './use-cases/ResendWebhookEvent.js';
 import { RotateWebhookSecret } from './use-cases/RotateWebhookSecret.js';
 import { UpdateWebhookEndpoint } from './use-cases/UpdateWebhookEndpoint.js';
@@ -65,6 +67,8 @@ export interface PetStorePorts {
   events: EventLog;
   webhookEndpoints: WebhookEndpointStore;
   deliveries: DeliveryQueue;
+  /** The events, deliveries and attempts, deleted once older than the retention; without it, nothing is deleted. */
+  webhookHistory?: WebhookHistory;
   /** Which URLs may receive webhooks. */
   webhookTargets: WebhookTargets;
   webhookSender: WebhookSender;
@@ -83,6 +87,8 @@ export interface PetStoreOptions {
   idempotency?: IdempotencyOptions;
   /** How many days of usage per key and day are kept (90 or more; default 90). */
   keyUsageRetentionDays?: number;
+  /** How long events, deliveries and attempts are kept (default 30 days; an event still owed to an endpoint stays). */
+  eventRetentionMs?: number;
   /** The webhook retry schedule, timeout and batch size. */
   delivery?: DeliveryOptions;
   /** Sees each webhook delivery attempt (metrics, traces). */
@@ -128,6 +134,8 @@ export interface PetStore {
   listEvents: ListEvents;
   /** One round of the webhook worker: run it again and again (the server's worker does). */
   deliverWebhooks: DeliverWebhooks;
+  /** One batch of the purge of events, deliveries and attempts older than the retention: run it now and then. */
+  purgeWebhookHistory: PurgeWebhookHistory;
 }
 
 /** Adding and changing animals: the use cases of `/v1`, or the admin API's (through an AuditedPetRepository). */
@@ -144,6 +152,9 @@ function petWrites(pets: PetRepository, idempotency: IdempotencyStore, clock: Cl
   };
 }
 
+/** The history of a store given no WebhookHistory: nothing is deleted. */
+const KEEPS_EVERYTHING: WebhookHistory = { purge: async () => ({ events: 0, deliveries: 0, attempts: 0 }) };
+
 /**
  * Assembles the use cases from the ports: the one place that knows which use case needs which port. The HTTP
  * transport, the composition root and embedders all start from here. The ports are used as given: a cache or any
@@ -151,7 +162,7 @@ function petWrites(pets: PetRepository, idempotency: IdempotencyStore, clock: Cl
  */
 export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = {}): PetStore {
   const { pets, keys, rateLimits, idempotency, auditLog, keyUsage, clock } = ports;
-  const { events, webhookEndpoints, deliveries, webhookTargets, webhookSender } = ports;
+  const { events, webhookEndpoints, deliveries, webhookHistory, webhookTargets, webhookSender } = ports;
   const webhookAudit = new WebhookAudit(auditLog);
   const enforceRateLimit = new EnforceRateLimit(rateLimits, clock, options.ban);
   const authenticateKey = new AuthenticateKey(keys, clock);
@@ -194,5 +205,6 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
       options.delivery,
       options.deliveryObserver,
     ),
+    purgeWebhookHistory: new PurgeWebhookHistory(webhookHistory ?? KEEPS_EVERYTHING, clock, options.eventRetentionMs),
   };
 }

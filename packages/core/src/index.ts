@@ -12,6 +12,7 @@ export { ServiceUnavailableError } from './errors/ServiceUnavailableError.js';
 export { IdempotencyInProgressError, IdempotencyKeyReusedError } from './errors/IdempotencyErrors.js';
 export { InvalidTransitionError } from './errors/InvalidTransitionError.js';
 export { PreconditionFailedError } from './errors/PreconditionFailedError.js';
+export { ResendPendingError } from './errors/ResendPendingError.js';
 
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
@@ -98,6 +99,7 @@ export type * from './ports/PetRepository.js';
 export type * from './ports/EventLog.js';
 export type * from './ports/WebhookEndpointStore.js';
 export type * from './ports/DeliveryQueue.js';
+export type * from './ports/WebhookHistory.js';
 export type * from './ports/WebhookTargets.js';
 export type * from './ports/WebhookSender.js';
 export type * from './ports/KeyStore.js';
@@ -135,6 +137,7 @@ export { RotateWebhookSecret } from './use-cases/RotateWebhookSecret.js';
 export { ListWebhookDeliveries, type DeliveryAttemptView } from './use-cases/ListWebhookDeliveries.js';
 export { ResendWebhookEvent } from './use-cases/ResendWebhookEvent.js';
 export { ListEvents, type EventView } from './use-cases/ListEvents.js';
+export { DEFAULT_EVENT_RETENTION_MS, PURGE_BATCH_SIZE, PurgeWebhookHistory } from './use-cases/PurgeWebhookHistory.js';
 export { DeliverWebhooks, type DeliveryObserver, type DeliveryOptions, type DeliveryRound } from './use-cases/DeliverWebhooks.js';
 export { GetPet } from './use-cases/GetPet.js';
 export { AuthenticateKey } from './use-cases/AuthenticateKey.js';

@@ -17,6 +17,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   request_timeout: 408,
   idempotency_in_progress: 409,
   invalid_transition: 409,
+  resend_pending: 409,
   gone: 410,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -260,10 +260,29 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     });
   }
 
-  async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery> {
-    const row = { event_id: eventId, endpoint_id: endpointId, state: 'pending', attempts: 0, due_at_ms: at.getTime() };
-    const { identifiers } = await this.guard(() => this.deliveries.insert(row));
-    return { id: toSafeInteger(identifiers[0]!['id'] as number), eventId, endpointId, attempts: 0 };
+  /**
+   * One statement that inserts unless a replay of the pair is pending. SQLite runs one writer at a time; on
+   * PostgreSQL the statement runs in a transaction holding a lock named after the pair (`pg_advisory_xact_lock`), taken
+   * by an earlier statement so that the insert's snapshot sees a concurrent replay that committed meanwhile.
+   */
+  async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery | null> {
+    const p = this.postgres ? (n: number) => `$${n}` : () => '?';
+    const yes = this.postgres ? 'true' : '1';
+    const insert =
+      `INSERT INTO "webhook_deliveries" ("event_id", "endpoint_id", "state", "attempts", "due_at_ms", "replay") SELECT ${p(1)}, ${p(2)}, 'pending', 0, ${p(3)}, ${yes} ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM "webhook_deliveries" WHERE "endpoint_id" = ${p(2)} AND "state" = 'pending' AND "event_id" = ${p(1)} AND "replay" = ${yes}) ` +
+      'RETURNING "id"';
+    // SQLite binds its anonymous parameters in the order they appear.
+    const values = this.postgres ? [eventId, endpointId, at.getTime()] : [eventId, endpointId, at.getTime(), endpointId, eventId];
+    const rows = await this.guard(async () => {
+      if (!this.postgres) return (await this.dataSource.query<{ id: number }[]>(insert, values)) ?? [];
+      return this.dataSource.transaction(async (manager) => {
+        await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`petstore.replay|${eventId}|${endpointId}`]);
+        return manager.query<{ id: number | string }[]>(insert, values);
+      });
+    });
+    const id = rows[0]?.id;
+    return id === undefined ? null : { id: toSafeInteger(id), eventId, endpointId, attempts: 0 };
   }
 
   async claim({ now, leaseUntil, limit, perEndpoint, slots }: ClaimRequest): Promise<Delivery[]> {

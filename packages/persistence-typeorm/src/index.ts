@@ -15,6 +15,7 @@ export { TypeOrmPetRepository, type TypeOrmPetRepositoryOptions } from './TypeOr
 export type { StatementObserver } from './StatementObserver.js';
 export { TypeOrmEventLog } from './TypeOrmEventLog.js';
 export { TypeOrmWebhookStore } from './TypeOrmWebhookStore.js';
+export { TypeOrmWebhookHistory } from './TypeOrmWebhookHistory.js';
 export { TypeOrmKeyStore } from './TypeOrmKeyStore.js';
 export { TypeOrmIdempotencyStore } from './TypeOrmIdempotencyStore.js';
 export { TypeOrmAuditLog } from './TypeOrmAuditLog.js';

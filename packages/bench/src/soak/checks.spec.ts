@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { anInstanceSample } from './testing/anInstanceSample.js';
-import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, type DrillWindow } from './checks.js';
+import { judgeLatency, judgeMemory, judgeQuota, judgeRetention, judgeServerErrors, type DrillWindow } from './checks.js';
 import type { ServerError } from './recorder.js';
 import { planSoak } from './schedule.js';
 
@@ -125,5 +125,35 @@ describe('judgeQuota', () => {
     expect(judgeQuota(99, 100, 0, 1).pass).toBe(true);
     expect(judgeQuota(98, 100, 0, 1).pass).toBe(false);
     expect(judgeQuota(101, 100, 0, 1).pass).toBe(false);
+  });
+});
+
+describe('judgeRetention', () => {
+  const plan = planSoak(2); // 2-s slices, a 20-s retention: judged from slice 20
+  const rows = (count: (slice: number) => number) =>
+    Array.from({ length: 60 }, (_, slice) => (slice === 30 ? null : { events: count(slice), deliveries: count(slice), attempts: 2 * count(slice) }));
+
+  it('passes rows that level off once the retention is reached, a sample missing (PostgreSQL down) or not', () => {
+    const verdict = judgeRetention(
+      rows((slice) => Math.min(slice, 22) * 100 + (slice % 3) * 40),
+      plan,
+    );
+    expect(verdict).toMatchObject({ pass: true, detail: expect.stringMatching(/^events 2280 -> 2280 \(x1\.00\)/) });
+  });
+
+  it('fails rows that keep growing with the load', () => {
+    const verdict = judgeRetention(
+      rows((slice) => 1_000 + slice * 100),
+      plan,
+    );
+    expect(verdict.pass).toBe(false);
+    expect(verdict.detail).toContain('events 4300 -> 6900 (x1.60)');
+  });
+
+  it('shows, without judging, a run too short to reach twice the retention', () => {
+    expect(judgeRetention(rows((slice) => slice).slice(0, 25), plan)).toMatchObject({
+      pass: true,
+      detail: 'not judged: 5 samples after twice the retention',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { ServerError } from './recorder.js';
-import type { InstanceSample } from './sampler.js';
+import type { InstanceSample, RetainedRows } from './sampler.js';
 import type { DrillKind, SoakPlan } from './schedule.js';
 
 /** One check of the run: printed, and the run fails when any fails. */
@@ -155,5 +155,34 @@ export function judgeQuota(counted: number, admitted: number, cutByKill: number,
     check: `no quota charged for a request refused because of an outage${lostByFailover ? ` (at most ${lostByFailover} count lost with a failed master)` : ''}`,
     pass: counted >= admitted - lostByFailover && counted <= admitted + cutByKill,
     detail: `counted ${counted}, admitted ${admitted}${cutByKill ? `, ${cutByKill} cut by the kill` : ''}`,
+  };
+}
+
+/** How far the rows of a table may grow once the retention is reached: the last third's most over the first third's. */
+const RETAINED_GROWTH_MAX = 1.5;
+
+/**
+ * Events, deliveries and attempts flat once the retention is reached. Judged on the slices from twice the retention
+ * on (by then the rows of the first retention are gone and about as many are deleted as written): for each table, the
+ * most rows in the last third of those slices at most 1.5 times the most in the first third. Rows never deleted grow
+ * with the load (about 1.7 times from the first third to the last in the 2-minute run). Slices without a count
+ * (PostgreSQL down) are left out; a run too short for two thirds of three samples each is shown, not judged.
+ */
+export function judgeRetention(rowsBySlice: readonly (RetainedRows | null)[], plan: SoakPlan): Verdict {
+  const check = `events, deliveries and attempts flat once the retention (${plan.retentionMs / 1000} s) is reached`;
+  const from = Math.ceil((2 * plan.retentionMs) / plan.sliceMs);
+  const judged = rowsBySlice.slice(from).filter((rows): rows is RetainedRows => rows !== null);
+  const third = Math.floor(judged.length / 3);
+  if (third < 3) return { check, pass: true, detail: `not judged: ${judged.length} samples after twice the retention` };
+  const kinds = ['events', 'deliveries', 'attempts'] as const;
+  const growth = kinds.map((kind) => {
+    const most = (rows: readonly RetainedRows[]) => Math.max(...rows.map((r) => r[kind]));
+    const [first, last] = [most(judged.slice(0, third)), most(judged.slice(-third))];
+    return { kind, first, last, ratio: last / Math.max(1, first) };
+  });
+  return {
+    check,
+    pass: growth.every((g) => g.ratio <= RETAINED_GROWTH_MAX),
+    detail: growth.map((g) => `${g.kind} ${g.first} -> ${g.last} (x${g.ratio.toFixed(2)})`).join(', ') + `; limit x${RETAINED_GROWTH_MAX}`,
   };
 }

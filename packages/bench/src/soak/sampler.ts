@@ -82,6 +82,31 @@ export async function postgresConnections(url: string): Promise<number | null> {
   }
 }
 
+/** The rows of the tables that the retention keeps bounded, at the end of a slice. */
+export interface RetainedRows {
+  events: number;
+  deliveries: number;
+  attempts: number;
+}
+
+/** The rows of the events, deliveries and attempts (EVENT_RETENTION keeps them bounded); null while PostgreSQL is down. */
+export async function retainedRows(url: string): Promise<RetainedRows | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    const { rows } = await client.query<RetainedRows>(
+      'SELECT (SELECT count(*)::int FROM "pet_events") AS "events", (SELECT count(*)::int FROM "webhook_deliveries") AS "deliveries", ' +
+        '(SELECT count(*)::int FROM "webhook_attempts") AS "attempts"',
+    );
+    return rows[0]!;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** `used_memory` (INFO memory) of one Redis server if it is a master; null when it is a replica or down. */
 async function masterMemory(url: string): Promise<number | null> {
   const redis = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -40,6 +40,8 @@ export interface SoakPlan {
   drills: PlannedDrill[];
   /** After a dependency is back, how long its drill's window stays open (503s still allowed, latency not judged). */
   graceMs: number;
+  /** EVENT_RETENTION of the instances: a sixth of the run, from 10 s to 10 min, so that the run sees it reached. */
+  retentionMs: number;
 }
 
 const SLICES_PER_RUN = 60;
@@ -80,5 +82,6 @@ export function planSoak(minutes: number, topology: Topology = 'single'): SoakPl
             { kind: 'instance', startMs: second + gap, outageMs: 0 },
           ],
     graceMs: outageMs,
+    retentionMs: Math.min(600_000, Math.max(10_000, Math.round(durationMs / 6))),
   };
 }

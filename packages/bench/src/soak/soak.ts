@@ -17,15 +17,15 @@ import {
   startRedis,
   startRedisCluster,
 } from '@petstore/test-support';
-import { REPO } from '../processes.js';
+import { REPO, startNodeServer } from '../processes.js';
 import { seedPostgres } from '../seed.js';
-import { judgeLatency, judgeMemory, judgeQuota, judgeServerErrors, quantile, type Verdict } from './checks.js';
+import { judgeLatency, judgeMemory, judgeQuota, judgeRetention, judgeServerErrors, quantile, type Verdict } from './checks.js';
 import { banRecordOf, Instance, issueKeys, type Dependencies, type Deployment } from './deployment.js';
 import { runDrill, type DrillReport } from './drills.js';
 import { HAPROXY_MISSING, haproxyBinary, startRoundRobinProxy } from './haproxy.js';
 import { plotSvg, type PlotPoint } from './plot.js';
 import { Recorder } from './recorder.js';
-import { MemoryFloor, postgresConnections, redisMemory, sampleInstance, type InstanceSample } from './sampler.js';
+import { MemoryFloor, postgresConnections, redisMemory, retainedRows, sampleInstance, type InstanceSample, type RetainedRows } from './sampler.js';
 import { planSoak, TOPOLOGIES, type SoakPlan, type Topology } from './schedule.js';
 import { CONNECTIONS, driveLoad, loadMix, sequentialClient, walkCursors } from './traffic.js';
 import { orUsage } from '../usage.js';
@@ -42,6 +42,8 @@ interface Slice {
   instances: Record<string, InstanceSample | null>;
   postgresConnections: number | null;
   redisMemoryBytes: number | null;
+  /** The events, deliveries and attempts kept (null while PostgreSQL is down). */
+  rows: RetainedRows | null;
 }
 
 function parseOptions(args: string[]): { minutes: number; topology: Topology } {
@@ -73,8 +75,32 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 const mb = (bytes: number | null | undefined) =>
   bytes === null || bytes === undefined || Number.isNaN(bytes) ? null : Math.round((bytes / 2 ** 20) * 10) / 10;
 
+/**
+ * A webhook endpoint for every change, to a receiver in its own process that answers each at once: the deliveries and
+ * attempts the retention keeps bounded. Written straight into the database, before the instances start.
+ */
+async function subscribeReceiver(databaseUrl: string, receiverPort: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO "webhook_endpoints" ("id", "url", "event_types", "description", "created_at_ms", "secret") VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        'we_50a450a450a450a4',
+        `http://127.0.0.1:${receiverPort}/soak`,
+        'pet.created,pet.updated',
+        'soak receiver',
+        Date.now(),
+        `whsec_${Buffer.alloc(24, 7).toString('base64')}`,
+      ],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 /** Starts everything, or stops what it had started before it throws. */
-async function startDeployment(work: string, topology: Topology): Promise<Deployment & { stop(): Promise<void> }> {
+async function startDeployment(work: string, topology: Topology, plan: SoakPlan): Promise<Deployment & { stop(): Promise<void> }> {
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
     for (const stopOne of stops.reverse()) await stopOne().catch(() => undefined);
@@ -83,6 +109,9 @@ async function startDeployment(work: string, topology: Topology): Promise<Deploy
     const postgres = (await startPostgres())!;
     stops.push(() => postgres.stop());
     await seedPostgres(postgres.url, 10_000);
+    const receiver = await startNodeServer('webhooks/receiver.js', {}, false);
+    stops.push(() => receiver.stop());
+    await subscribeReceiver(postgres.url, receiver.port);
     let dependencies: Dependencies;
     let redisUrls: string[];
     let keys: Deployment['keys'];
@@ -117,6 +146,9 @@ async function startDeployment(work: string, topology: Topology): Promise<Deploy
       TRUST_PROXY_HOPS: '1',
       LOG_LEVEL: 'info',
       PUBLIC_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`,
+      // The receiver is on loopback; a short retention, reached early in the run.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      EVENT_RETENTION: `${plan.retentionMs / 1000}s`,
     };
     const instances: [Instance, Instance] = [await Instance.create('a', env, work), await Instance.create('b', env, work)];
     stops.push(async () => void (await Promise.all(instances.map((instance) => instance.stop()))));
@@ -190,6 +222,12 @@ async function judgeRun({
   verdicts.push(judgeServerErrors(recorder.serverErrors, drills, CONNECTIONS + 2));
   verdicts.push(judgeLatency(latencies, plan, drills));
   verdicts.push(
+    judgeRetention(
+      slices.map((s) => s.rows),
+      plan,
+    ),
+  );
+  verdicts.push(
     ...judgeMemory(
       {
         a: slices.map((s) => s.instances['a'] ?? null),
@@ -257,11 +295,12 @@ async function sampleEverySlice(
     await sleep(end - recorder.now());
     const counts = recorder.cut();
     const sorted = counts.latencies.sort((x, y) => x - y);
-    const [ea, eb, connections, memory] = await Promise.all([
+    const [ea, eb, connections, memory, rows] = await Promise.all([
       sampleInstance(a.metricsPort),
       sampleInstance(b.metricsPort),
       postgresConnections(deployment.postgres.url),
       redisMemory(deployment.redisUrls),
+      retainedRows(deployment.postgres.url),
     ]);
     const [sa, sb] = [floors.a.take(ea), floors.b.take(eb)];
     const slice: Slice = {
@@ -275,12 +314,14 @@ async function sampleEverySlice(
       instances: { a: sa, b: sb },
       postgresConnections: connections,
       redisMemoryBytes: memory,
+      rows,
     };
     onSlice(slice, sorted);
     const errors = Object.entries(slice.statuses).filter(([s]) => Number(s) >= 500);
     process.stderr.write(
       `  ${String(slice.atSeconds).padStart(6)} s  ${String(slice.rps).padStart(5)} req/s  p50 ${slice.p50Ms?.toFixed(1) ?? '-'} p99 ${slice.p99Ms?.toFixed(1) ?? '-'} ms  ` +
-        `RSS a ${mb(sa?.rssBytes) ?? '-'} b ${mb(sb?.rssBytes) ?? '-'} MB  pg ${connections ?? '-'}  redis ${mb(memory) ?? '-'} MB` +
+        `RSS a ${mb(sa?.rssBytes) ?? '-'} b ${mb(sb?.rssBytes) ?? '-'} MB  pg ${connections ?? '-'}  redis ${mb(memory) ?? '-'} MB  ` +
+        `rows ${rows ? `${rows.events}/${rows.deliveries}/${rows.attempts}` : '-'}` +
         `${errors.length || slice.noAnswer ? `  5xx ${JSON.stringify(Object.fromEntries(errors))} no answer ${slice.noAnswer}` : ''}\n`,
     );
   }
@@ -305,6 +346,7 @@ function plotPoints(slices: readonly Slice[], plan: SoakPlan): PlotPoint[] {
     }
     add('PostgreSQL connections', 'petstore database', slice, slice.postgresConnections);
     add('Redis memory (MB)', 'used_memory', slice, mb(slice.redisMemoryBytes));
+    for (const kind of ['events', 'deliveries', 'attempts'] as const) add(ROWS_PANEL, kind, slice, slice.rows?.[kind] ?? null);
   }
   return points;
 }
@@ -315,6 +357,7 @@ function countBy(values: readonly string[]): Record<string, number> {
   return counts;
 }
 
+const ROWS_PANEL = 'rows kept (EVENT_RETENTION)';
 const PANELS = [
   'requests/s',
   'latency of 2xx (ms)',
@@ -323,6 +366,7 @@ const PANELS = [
   'event-loop delay p99 (ms)',
   'PostgreSQL connections',
   'Redis memory (MB)',
+  ROWS_PANEL,
 ];
 
 /** Runs the soak; resolves with the exit code (0: every check passed). */
@@ -335,7 +379,7 @@ export async function soak(args: string[]): Promise<number> {
   }
   const plan = planSoak(minutes, topology);
   const work = mkdtempSync(join(tmpdir(), 'petstore-soak-'));
-  const deployment = await startDeployment(work, topology);
+  const deployment = await startDeployment(work, topology, plan);
   try {
     const base = `http://127.0.0.1:${deployment.proxyPort}`;
     const cursors = await walkCursors(base, deployment.keys.load);

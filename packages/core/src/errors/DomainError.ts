@@ -10,6 +10,7 @@ import type { KeyDisabledError } from './KeyDisabledError.js';
 import type { InsufficientScopeError } from './InsufficientScopeError.js';
 import type { InvalidTransitionError } from './InvalidTransitionError.js';
 import type { PreconditionFailedError } from './PreconditionFailedError.js';
+import type { ResendPendingError } from './ResendPendingError.js';
 
 /** Every machine-readable code a domain error can carry; transports map each to a status once. */
 export type DomainErrorCode =
@@ -25,7 +26,8 @@ export type DomainErrorCode =
   | 'idempotency_key_reused'
   | 'idempotency_in_progress'
   | 'invalid_transition'
-  | 'precondition_failed';
+  | 'precondition_failed'
+  | 'resend_pending';
 
 const BRAND = Symbol.for('petstore.DomainError');
 
@@ -61,4 +63,5 @@ export type AnyDomainError =
   | IdempotencyKeyReusedError
   | IdempotencyInProgressError
   | InvalidTransitionError
-  | PreconditionFailedError;
+  | PreconditionFailedError
+  | ResendPendingError;

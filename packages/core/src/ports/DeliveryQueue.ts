@@ -34,8 +34,12 @@ export type DeliveryOutcome = { state: 'pending'; nextAttemptAt: Date } | { stat
 export interface DeliveryQueue {
   /** Dispatches up to `limit` events not dispatched yet, oldest first, with deliveries due at `at`; how many it dispatched. */
   dispatch(at: Date, limit: number): Promise<number>;
-  /** A new delivery of one event to one endpoint, due at `at` (a replay). */
-  enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery>;
+  /**
+   * A new delivery of one event to one endpoint, due at `at` (a replay); null, and nothing queued, while an earlier
+   * replay of that event to that endpoint is pending (a delivery that `dispatch` made does not count). Of concurrent
+   * calls for one pair, from any number of instances, one at most queues one.
+   */
+  enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery | null>;
   /**
    * Pending deliveries due at `now`, each claimed until `leaseUntil`: up to the endpoint's share of each endpoint, in
    * turns (every endpoint's soonest due delivery before any endpoint's second), soonest due first within a turn.

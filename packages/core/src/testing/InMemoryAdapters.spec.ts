@@ -5,6 +5,7 @@ import { describeIdempotencyStoreContract } from './contracts/IdempotencyStoreCo
 import { describeKeyStoreContract } from './contracts/KeyStoreContract.js';
 import { describeKeyUsageStoreContract } from './contracts/KeyUsageStoreContract.js';
 import { describePetRepositoryContract } from './contracts/PetRepositoryContract.js';
+import { describeWebhookHistoryContract } from './contracts/WebhookHistoryContract.js';
 import { describeWebhookStoreContract } from './contracts/WebhookStoreContract.js';
 import { InMemoryWebhookStore } from './InMemoryWebhookStore.js';
 import { describeRateLimitStoreContract } from './contracts/RateLimitStoreContract.js';
@@ -30,4 +31,9 @@ describeWebhookStoreContract('InMemoryWebhookStore', async () => {
   const pets = new InMemoryPetRepository();
   const store = new InMemoryWebhookStore(pets);
   return { pets, endpoints: store, queue: store };
+});
+describeWebhookHistoryContract('InMemoryWebhookStore', async () => {
+  const pets = new InMemoryPetRepository();
+  const store = new InMemoryWebhookStore(pets);
+  return { history: store, pets, events: pets, endpoints: store, queue: store };
 });

@@ -13,7 +13,7 @@ const newestFirst = (a: RecordedPetEvent, b: RecordedPetEvent) => b.at.getTime()
  */
 export class InMemoryPetRepository implements PetRepository, EventLog {
   private readonly pets: Pet[] = [];
-  private readonly events: RecordedPetEvent[] = [];
+  private events: RecordedPetEvent[] = [];
   /** When each pet's status last changed (epoch ms; 0: never since it was created). */
   private readonly statusChangedAt = new Map<number, number>();
   private lastId = 0;
@@ -59,6 +59,11 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
 
   findEvents(ids: readonly string[]): Promise<PetEvent[]> {
     return Promise.resolve(this.events.filter((e) => ids.includes(e.id)).map(petEventOf));
+  }
+
+  /** Deletes these events (InMemoryWebhookStore's purge, which knows which of them are still owed). */
+  forgetEvents(ids: ReadonlySet<string>): void {
+    this.events = this.events.filter((e) => !ids.has(e.id));
   }
 
   /** How many pets are stored, for tests that check a rejected request stored nothing. */

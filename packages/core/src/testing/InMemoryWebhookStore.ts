@@ -1,25 +1,35 @@
 import type { EventLog } from '../ports/EventLog.js';
 import type { AttemptListRequest, ClaimRequest, DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { EndpointPosition, WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
+import type { PurgedHistory, WebhookHistory } from '../ports/WebhookHistory.js';
 import type { Delivery, DeliveryAttempt, LoggedAttempt } from '../webhooks/Delivery.js';
 import type { WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
 
 interface StoredDelivery extends Delivery {
   state: 'pending' | 'succeeded' | 'failed';
   dueAt: number;
+  /** Queued by `enqueue` (a resend), not by `dispatch`. */
+  replay: boolean;
 }
 
 const positionKey = (p: { at: Date; id: string }) => `${p.at.getTime().toString().padStart(15, '0')}${p.id}`;
 
-/** Endpoints and deliveries in memory, dispatching the events of `events` (one process: every step is atomic). */
-export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue {
-  private readonly endpoints = new Map<string, WebhookEndpoint>();
-  private readonly deliveries: StoredDelivery[] = [];
-  /** Each attempt with the retry its outcome scheduled (epoch ms), if any. */
-  private readonly attempts: (DeliveryAttempt & { retryAt: number | null })[] = [];
-  private readonly dispatched = new Set<string>();
+/** An event log whose events the purge can delete (InMemoryPetRepository). */
+export type ForgettingEventLog = EventLog & { forgetEvents(ids: ReadonlySet<string>): void };
 
-  constructor(private readonly events: EventLog) {}
+/**
+ * Endpoints, deliveries and their history in memory, dispatching the events of `events` and purging them (one
+ * process: every step is atomic).
+ */
+export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue, WebhookHistory {
+  private readonly endpoints = new Map<string, WebhookEndpoint>();
+  private deliveries: StoredDelivery[] = [];
+  /** Each attempt with the retry its outcome scheduled (epoch ms), if any. */
+  private attempts: (DeliveryAttempt & { retryAt: number | null })[] = [];
+  private readonly dispatched = new Set<string>();
+  private lastDeliveryId = 0;
+
+  constructor(private readonly events: ForgettingEventLog) {}
 
   async create(endpoint: WebhookEndpoint): Promise<void> {
     this.endpoints.set(endpoint.id, structuredClone(endpoint));
@@ -71,8 +81,9 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
     return waiting.length;
   }
 
-  async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery> {
-    const { id, attempts } = this.add(eventId, endpointId, at);
+  async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery | null> {
+    if (this.deliveries.some((d) => d.replay && d.eventId === eventId && d.endpointId === endpointId && d.state === 'pending')) return null;
+    const { id, attempts } = this.add(eventId, endpointId, at, true);
     return { id, eventId, endpointId, attempts };
   }
 
@@ -124,8 +135,28 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
     return { pending: pending.length, undispatched: undispatched.length, oldestDueAt: due.length > 0 ? new Date(Math.min(...due)) : null };
   }
 
-  private add(eventId: string, endpointId: string, at: Date): StoredDelivery {
-    const delivery: StoredDelivery = { id: this.deliveries.length + 1, eventId, endpointId, attempts: 0, state: 'pending', dueAt: at.getTime() };
+  async purge(before: Date, limit: number): Promise<PurgedHistory> {
+    const cutoff = before.getTime();
+    const oldAttempts = new Set(this.attempts.filter((a) => a.at.getTime() < cutoff).slice(0, limit));
+    this.attempts = this.attempts.filter((a) => !oldAttempts.has(a));
+    const ended = new Set(this.deliveries.filter((d) => d.state !== 'pending' && d.dueAt < cutoff).slice(0, limit));
+    this.deliveries = this.deliveries.filter((d) => !ended.has(d));
+    const owed = new Set(this.deliveries.filter((d) => d.state === 'pending').map((d) => d.eventId));
+    const older = await this.events.listEvents({ before: { at: before, id: '' }, limit: Number.MAX_SAFE_INTEGER });
+    const gone = new Set(
+      older
+        .reverse()
+        .filter((e) => this.dispatched.has(e.id) && !owed.has(e.id))
+        .slice(0, limit)
+        .map((e) => e.id),
+    );
+    this.events.forgetEvents(gone);
+    for (const id of gone) this.dispatched.delete(id);
+    return { events: gone.size, deliveries: ended.size, attempts: oldAttempts.size };
+  }
+
+  private add(eventId: string, endpointId: string, at: Date, replay = false): StoredDelivery {
+    const delivery: StoredDelivery = { id: ++this.lastDeliveryId, eventId, endpointId, attempts: 0, state: 'pending', dueAt: at.getTime(), replay };
     this.deliveries.push(delivery);
     return delivery;
   }

@@ -21,6 +21,7 @@ export interface InMemoryPorts extends PetStorePorts {
   events: InMemoryPetRepository;
   webhookEndpoints: InMemoryWebhookStore;
   deliveries: InMemoryWebhookStore;
+  webhookHistory: InMemoryWebhookStore;
   webhookTargets: FakeWebhookTargets;
   webhookSender: RecordingWebhookSender;
   clock: FakeClock;
@@ -35,6 +36,7 @@ export function inMemoryPorts(now?: Date | string): InMemoryPorts {
     events: pets,
     webhookEndpoints: webhooks,
     deliveries: webhooks,
+    webhookHistory: webhooks,
     webhookTargets: new FakeWebhookTargets(),
     webhookSender: new RecordingWebhookSender(),
     keys: new InMemoryKeyStore(),

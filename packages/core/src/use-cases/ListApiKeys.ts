@@ -1,6 +1,6 @@
 import type { KeyView } from '../access/KeyView.js';
 import { parsePageQuery } from '../access/parsePageQuery.js';
-import { encodePositionCursor } from '../access/PositionCursor.js';
+import { encodePositionCursor, type Position } from '../access/PositionCursor.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import { codePointCount, displayedTextProblem } from '../input/displayedText.js';
 import type { KeyStore } from '../ports/KeyStore.js';
@@ -15,6 +15,9 @@ export interface KeyListing {
 /** The longest text a key's name is searched for: a name is at most 100 characters. */
 const NAME_FILTER_MAX = 100;
 
+/** A cursor continues the listing it came from: the search is part of it. */
+const listingOf = (name: string | undefined) => (name === undefined ? 'keys' : `keys|${name}`);
+
 /**
  * Keys oldest first, revoked ones included, a page at a time (`limit`, `cursor`), optionally only those whose name
  * contains `name` (ASCII letters in either case); never a secret.
@@ -25,11 +28,14 @@ export class ListApiKeys {
     private readonly views: KeyViews,
   ) {}
 
+  /** The cursor of the page after the key created at `position`, in the listing of the keys whose name contains `name` (or of all). */
+  static cursorAt(position: Position, name?: string): string {
+    return encodePositionCursor(listingOf(name), position);
+  }
+
   async execute(input: Readonly<Record<string, unknown>> = {}): Promise<KeyListing> {
     const { name } = input;
-    // A cursor continues the listing it came from: the search is part of it.
-    const listing = typeof name === 'string' ? `keys|${name}` : 'keys';
-    const { query, problems } = parsePageQuery(input, listing, ['name']);
+    const { query, problems } = parsePageQuery(input, listingOf(typeof name === 'string' ? name : undefined), ['name']);
     if (name !== undefined && !Array.isArray(name)) {
       const problem =
         typeof name !== 'string' || name.length === 0 || codePointCount(name) > NAME_FILTER_MAX
@@ -44,7 +50,10 @@ export class ListApiKeys {
     const last = page.at(-1);
     return {
       keys: await this.views.of(page),
-      nextCursor: found.length > query.limit && last ? encodePositionCursor(listing, { at: last.createdAt, id: last.id }) : null,
+      nextCursor:
+        found.length > query.limit && last
+          ? ListApiKeys.cursorAt({ at: last.createdAt, id: last.id }, typeof name === 'string' ? name : undefined)
+          : null,
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { AuditActor, AuditChange, AuditSubject } from '../access/AuditEvent.js';
 import { isKeyId } from '../access/KeyId.js';
 import { parsePageQuery } from '../access/parsePageQuery.js';
-import { encodePositionCursor } from '../access/PositionCursor.js';
+import { encodePositionCursor, type Position } from '../access/PositionCursor.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import type { AuditLog } from '../ports/AuditLog.js';
 
@@ -19,14 +19,22 @@ export interface AuditListing {
   nextCursor: string | null;
 }
 
+/** A cursor continues the listing it came from: the key it is filtered on is part of it. */
+const listingOf = (keyId: string | undefined) => `audit|${keyId ?? ''}`;
+
 /** The audit trail, newest first, a page at a time (`limit`, `cursor`), of every key or of one (`keyId`). */
 export class ListAuditEvents {
   constructor(private readonly log: AuditLog) {}
 
+  /** The cursor of the page after the audit event at `position`, in the trail of one key (`keyId`) or of all. */
+  static cursorAt(position: Position, keyId?: string): string {
+    return encodePositionCursor(listingOf(keyId), position);
+  }
+
   async execute(input: Readonly<Record<string, unknown>> = {}): Promise<AuditListing> {
     const { keyId = null } = input;
-    const listing = `audit|${typeof keyId === 'string' ? keyId : ''}`;
-    const { query, problems } = parsePageQuery(input, listing, ['keyId']);
+    const filter = typeof keyId === 'string' ? keyId : undefined;
+    const { query, problems } = parsePageQuery(input, listingOf(filter), ['keyId']);
     if (keyId !== null && !Array.isArray(keyId) && !isKeyId(keyId))
       problems.push({ field: 'keyId', message: 'keyId must be a key id: key_ followed by letters and digits' });
     if (problems.length > 0) throw new ValidationError(problems);
@@ -36,7 +44,7 @@ export class ListAuditEvents {
     const last = page.at(-1);
     return {
       events: page.map((event) => ({ ...event, at: event.at.toISOString() })),
-      nextCursor: found.length > query.limit && last ? encodePositionCursor(listing, last) : null,
+      nextCursor: found.length > query.limit && last ? ListAuditEvents.cursorAt(last, filter) : null,
     };
   }
 }

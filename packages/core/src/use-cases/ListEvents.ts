@@ -1,5 +1,5 @@
 import { parsePageQuery } from '../access/parsePageQuery.js';
-import { encodePositionCursor } from '../access/PositionCursor.js';
+import { encodePositionCursor, type Position } from '../access/PositionCursor.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import { payloadOf, type PetEventPayload } from '../events/PetEvent.js';
 import type { EventLog } from '../ports/EventLog.js';
@@ -13,6 +13,11 @@ const LISTING = 'events';
 export class ListEvents {
   constructor(private readonly events: EventLog) {}
 
+  /** The cursor of the page after the event at `position`: what `nextCursor` is (and a documented example). */
+  static cursorAt(position: Position): string {
+    return encodePositionCursor(LISTING, position);
+  }
+
   async execute(input: Readonly<Record<string, unknown>> = {}): Promise<{ events: EventView[]; nextCursor: string | null }> {
     const { query, problems } = parsePageQuery(input, LISTING);
     if (problems.length > 0) throw new ValidationError(problems);
@@ -21,7 +26,7 @@ export class ListEvents {
     const last = page.at(-1);
     return {
       events: page.map((event) => ({ id: event.id, ...payloadOf(event) })),
-      nextCursor: found.length > query.limit && last ? encodePositionCursor(LISTING, last) : null,
+      nextCursor: found.length > query.limit && last ? ListEvents.cursorAt(last) : null,
     };
   }
 }

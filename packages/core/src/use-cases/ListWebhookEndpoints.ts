@@ -1,5 +1,5 @@
 import { parsePageQuery } from '../access/parsePageQuery.js';
-import { encodePositionCursor } from '../access/PositionCursor.js';
+import { encodePositionCursor, type Position } from '../access/PositionCursor.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import { viewOfEndpoint, type WebhookEndpointView } from '../webhooks/WebhookEndpoint.js';
@@ -10,6 +10,11 @@ const LISTING = 'webhook-endpoints';
 export class ListWebhookEndpoints {
   constructor(private readonly store: WebhookEndpointStore) {}
 
+  /** The cursor of the page after the endpoint created at `position` (its `createdAt` and id). */
+  static cursorAt(position: Position): string {
+    return encodePositionCursor(LISTING, position);
+  }
+
   async execute(input: Readonly<Record<string, unknown>> = {}): Promise<{ endpoints: WebhookEndpointView[]; nextCursor: string | null }> {
     const { query, problems } = parsePageQuery(input, LISTING);
     if (problems.length > 0) throw new ValidationError(problems);
@@ -18,7 +23,7 @@ export class ListWebhookEndpoints {
     const last = page.at(-1);
     return {
       endpoints: page.map(viewOfEndpoint),
-      nextCursor: found.length > query.limit && last ? encodePositionCursor(LISTING, { at: last.createdAt, id: last.id }) : null,
+      nextCursor: found.length > query.limit && last ? ListWebhookEndpoints.cursorAt({ at: last.createdAt, id: last.id }) : null,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { ResendPendingError } from '../errors/ResendPendingError.js';
 import { NotFoundError } from '../errors/NotFoundError.js';
 import { ValidationError } from '../errors/ValidationError.js';
 import { isEventId } from '../events/eventId.js';
@@ -10,7 +11,9 @@ import { findEndpoint } from './findEndpoint.js';
 
 /**
  * Sends one recorded event to one endpoint again, now, with the same `webhook-id` (whatever event types the endpoint
- * subscribes to). A disabled endpoint must be enabled first.
+ * subscribes to). A disabled endpoint must be enabled first. One resend of an event to an endpoint is pending at a
+ * time: another while it is pending is refused, so a burst of resends sends one copy (beside the event's first
+ * delivery, which may still be retrying).
  */
 export class ResendWebhookEvent {
   constructor(
@@ -25,6 +28,8 @@ export class ResendWebhookEvent {
     const [event] = isEventId(eventId) ? await this.events.findEvents([eventId]) : [];
     if (!event) throw new NotFoundError(`No event with id ${eventId}.`);
     if (endpoint.disabled) throw ValidationError.of('endpointId', 'The endpoint is disabled: enable it (disabled: false) before resending to it');
-    return this.queue.enqueue(event.id, endpoint.id, this.clock.now());
+    const delivery = await this.queue.enqueue(event.id, endpoint.id, this.clock.now());
+    if (!delivery) throw new ResendPendingError(event.id, endpoint.id);
+    return delivery;
   }
 }

@@ -331,6 +331,46 @@ describe('the admin API, on its own listener', () => {
     expect((await api.admin('GET', '/admin/v1/audit-events?actor=cli')).json).toMatchObject({ details: [{ field: 'actor' }] });
   });
 
+  it("accepts every listing's documented cursor example: the example is a cursor this server writes for that listing", async () => {
+    type Parameter = { name: string; in: string; example?: unknown };
+    const document = (await api.admin('GET', '/admin/v1/openapi.json')).json as {
+      paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[] }>>;
+    };
+    const listings = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method, operation]) => method === 'get' && operation.parameters?.some((p) => p.name === 'cursor'))
+        .map(([, operation]) => ({ path, operation })),
+    );
+    expect(listings.map(({ operation }) => operation.operationId).sort()).toEqual(
+      ['listAuditEvents', 'listEvents', 'listKeys', 'listPets', 'listWebhookDeliveries', 'listWebhookEndpoints'].sort(),
+    );
+    // The endpoint the delivery log's examples name.
+    const endpointId = String(listings.flatMap(({ operation }) => operation.parameters!).find((p) => p.name === 'endpointId')!.example);
+    await api.webhooks.create({
+      id: endpointId,
+      url: 'https://crm.example.org/hooks',
+      eventTypes: ['pet.created'],
+      description: '',
+      disabled: false,
+      disabledReason: null,
+      createdAt: new Date('2026-06-01T12:00:00Z'),
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+      version: 1,
+    });
+    for (const { path, operation } of listings) {
+      const parameters = operation.parameters!;
+      const url = path.replace(/\{(\w+)\}/g, (_, name: string) => String(parameters.find((p) => p.name === name)!.example));
+      // Every query parameter's example, as tools send them.
+      const query = new URLSearchParams(
+        parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p): [string, string] => [p.name, String(p.example)]),
+      );
+      const answer = await api.admin('GET', `/admin/v1${url}?${query}`);
+      expect({ operation: operation.operationId, status: answer.status }).toEqual({ operation: operation.operationId, status: 200 });
+    }
+  });
+
   it('serves its OpenAPI document with the nine operations, and answers 405 with Allow and OPTIONS from the declarations', async () => {
     const document = (await api.admin('GET', '/admin/v1/openapi.json')).json as { paths: Record<string, Record<string, { operationId?: string }>> };
     const ids = Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));

@@ -12,8 +12,8 @@ export const KEY_ID: Parameter = {
   example: 'key_3f0c9a5e1b2d4c6f',
 };
 
-/** `limit` and `cursor` of a paginated list. */
-export const PAGE_PARAMETERS: readonly Parameter[] = [
+/** `limit` and `cursor` of a paginated list, with a cursor of that listing as the example (one the server accepts). */
+export const pageParameters = (cursorExample: string): readonly Parameter[] => [
   {
     name: 'limit',
     in: 'query',
@@ -28,7 +28,7 @@ export const PAGE_PARAMETERS: readonly Parameter[] = [
     required: false,
     description: "The previous page's `nextCursor`.",
     schema: { type: 'string' },
-    example: 'eyJhdCI6MTc2NDA2NDgwMDAwMCwiaWQiOiJrZXlfM2YwYyJ9',
+    example: cursorExample,
   },
 ];
 

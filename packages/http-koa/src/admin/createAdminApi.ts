@@ -7,6 +7,7 @@ import type { AdminOperation } from '../operations/Operation.js';
 import { notFound } from '../middleware/notFound.js';
 import { assembleApi, type OperationsApi } from '../routing/assembleApi.js';
 import { answerMethods, operationRequest, queryOf, unknownQueryParameters } from '../routing/operationRequest.js';
+import { ERROR_DESCRIPTIONS } from '../openapi/components.js';
 import { ADMIN_SCHEMAS } from './adminSchemas.js';
 import { adminTokenCheck } from './adminToken.js';
 import { createKey } from './operations/createKey.js';
@@ -150,7 +151,12 @@ export function createAdminApi(deps: AdminApiDeps, options: AdminApiOptions): Ad
       schemas: ADMIN_SCHEMAS,
       credential: 'The admin token (`ADMIN_TOKEN`).',
       routing: 'admin-token',
-      errorDescriptions: { 401: 'The admin token is missing or wrong (`unauthorized`).' },
+      errorDescriptions: {
+        401: 'The admin token is missing or wrong (`unauthorized`).',
+        409:
+          `${ERROR_DESCRIPTIONS[409]!.replace(/\.$/, '')}, or an earlier resend of this event to this endpoint is still pending ` +
+          '(`resend_pending`).',
+      },
       title: 'Animal Adoption Store: admin',
       version: '1.0.0',
       description:

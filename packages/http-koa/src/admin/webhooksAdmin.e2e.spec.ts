@@ -128,6 +128,26 @@ describe('webhooks in the admin API', () => {
     ]);
   });
 
+  it('queues one resend of an event to an endpoint at a time: of 300 at once, one is sent, the others are 409', async () => {
+    const { id } = await create();
+    await api.authed(key, 'POST', '/v1/pets', { body: { name: 'Rex', categoryId: 1 } });
+    const [event] = ((await api.admin('GET', '/admin/v1/events?limit=1')).json as { events: { id: string }[] }).events;
+    const resend = () => api.admin('POST', `/admin/v1/webhook-endpoints/${id}/resend`, { body: { eventId: event!.id } });
+    const answers = await Promise.all(Array.from({ length: 300 }, resend));
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(1);
+    const refused = answers.filter((a) => a.status !== 202);
+    expect(refused).toHaveLength(299);
+    for (const { status, json } of refused) {
+      expect({ status, json }).toEqual({ status: 409, json: { code: 'resend_pending', status: 409, message: expect.stringContaining(event!.id) } });
+    }
+    for (let round = await api.store.deliverWebhooks.execute(); round.started.length > 0; round = await api.store.deliverWebhooks.execute()) {
+      await Promise.all(round.started);
+    }
+    // The first delivery and the one resend.
+    expect(api.webhookSender.requests.filter((r) => r.eventId === event!.id)).toHaveLength(2);
+    expect((await resend()).status).toBe(202);
+  });
+
   it('pages the events with a cursor', async () => {
     for (let i = 0; i < 3; i++) {
       await api.authed(key, 'POST', '/v1/pets', { body: { name: `pet ${i}`, categoryId: 1 } });

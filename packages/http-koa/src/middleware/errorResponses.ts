@@ -83,6 +83,7 @@ function toErrorBody(error: unknown, ctx: Context, nowMs: () => number): ErrorBo
     case 'invalid_transition':
     case 'idempotency_key_reused':
     case 'idempotency_in_progress':
+    case 'resend_pending':
       break;
   }
   return { code: error.code, message: error.message, status: ERROR_STATUS[error.code] };

@@ -21,7 +21,8 @@ export function updatePet(store: Pick<PetStore, 'updatePet' | 'updatePetIdempote
       'Changes any of an animal\'s name, category and status, with a JSON Merge Patch (RFC 7396): `{"status": "pending"}` ' +
       'records an adoption under way. Statuses move `available` -> `pending` or `sold`, `pending` -> `available` or ' +
       '`sold`; `sold` is final: another change is 409 `invalid_transition`, naming the current status and those allowed ' +
-      'next. Setting what is already there changes nothing (200, same `ETag`). With `If-Match`, the change is made only ' +
+      'next. Setting what is already there changes nothing (200, same `ETag`): `{}` answers the animal as it is and its ' +
+      'current tag, to send in `If-Match` (a safe read-modify-write without the deprecated `GET`). With `If-Match`, the change is made only ' +
       'if the animal still has one of those tags (else 412 with its current `ETag`); without it, the change applies to ' +
       'the animal as it is when written, and a status change overtaken in flight by another change of the status is 409. ' +
       '`If-None-Match` with `*`, or with a tag the animal has, is 412 and changes nothing. With an ' +

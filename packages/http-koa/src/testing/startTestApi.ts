@@ -7,6 +7,7 @@ import {
   type FakeWebhookTargets,
   type InMemoryKeyStore,
   type InMemoryPetRepository,
+  type InMemoryWebhookStore,
   type RecordingWebhookSender,
 } from '@petstore/core/testing';
 import { rawRequest, type RawRequestOptions, type RawResponse } from '@petstore/test-support';
@@ -32,6 +33,8 @@ export interface TestApi {
   /** The webhook targets (refuse one with `refuse`) and the sender that records what the worker would POST. */
   webhookTargets: FakeWebhookTargets;
   webhookSender: RecordingWebhookSender;
+  /** The webhook endpoints, deliveries and their history. */
+  webhooks: InMemoryWebhookStore;
   /** Every use case, on the same in-memory adapters the API uses. */
   store: PetStore;
   internalErrors: unknown[];
@@ -117,6 +120,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     keys,
     webhookTargets: ports.webhookTargets,
     webhookSender: ports.webhookSender,
+    webhooks: ports.webhookEndpoints,
     store,
     internalErrors,
     async issueKey(plan = 'free', limits) {

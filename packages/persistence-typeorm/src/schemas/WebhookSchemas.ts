@@ -26,6 +26,8 @@ export interface WebhookDeliveryRow {
   state: string;
   attempts: number;
   due_at_ms: number;
+  /** Queued by a resend (`enqueue`), not by `dispatch`: one of an event to an endpoint is pending at a time. */
+  replay: boolean;
 }
 
 /** A row of `webhook_attempts`: the delivery log. */
@@ -81,6 +83,7 @@ export function webhookDeliverySchema(dialect: Dialect): EntitySchema<WebhookDel
       state: { type: 'text' },
       attempts: { type: 'integer' },
       due_at_ms: int64(dialect),
+      replay: { type: 'boolean', default: false },
     },
     indices: [
       { name: 'idx_webhook_deliveries_due', columns: ['state', 'due_at_ms'] },
@@ -107,6 +110,9 @@ export function webhookAttemptSchema(dialect: Dialect): EntitySchema<WebhookAtte
       succeeded: { type: 'boolean' },
       next_attempt_at_ms: int64(dialect, { nullable: true }),
     },
-    indices: [{ name: 'idx_webhook_attempts_endpoint', columns: ['endpoint_id', 'at_ms', 'id'] }],
+    indices: [
+      { name: 'idx_webhook_attempts_endpoint', columns: ['endpoint_id', 'at_ms', 'id'] },
+      { name: 'idx_webhook_attempts_at', columns: ['at_ms'] },
+    ],
   });
 }

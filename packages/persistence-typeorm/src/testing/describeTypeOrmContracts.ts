@@ -5,6 +5,7 @@ import {
   describeKeyStoreContract,
   describeKeyUsageStoreContract,
   describePetRepositoryContract,
+  describeWebhookHistoryContract,
   describeWebhookStoreContract,
 } from '@petstore/core/contracts';
 import type { DataSource } from 'typeorm';
@@ -16,6 +17,7 @@ import { TypeOrmKeyUsageStore } from '../TypeOrmKeyUsageStore.js';
 import { describeOutboxAtomicity } from './describeOutboxAtomicity.js';
 import { TypeOrmEventLog } from '../TypeOrmEventLog.js';
 import { TypeOrmPetRepository } from '../TypeOrmPetRepository.js';
+import { TypeOrmWebhookHistory } from '../TypeOrmWebhookHistory.js';
 import { TypeOrmWebhookStore } from '../TypeOrmWebhookStore.js';
 
 /** A migrated data source with no rows, and how to release it when the test is done (if it must be). */
@@ -42,6 +44,19 @@ export function describeTypeOrmContracts(where: string, open: () => Promise<Open
     on((d) => {
       const store = new TypeOrmWebhookStore(d);
       return { pets: new TypeOrmPetRepository(d), endpoints: store, queue: store };
+    }),
+  );
+  describeWebhookHistoryContract(
+    `TypeOrmWebhookHistory ${where}`,
+    on((d) => {
+      const store = new TypeOrmWebhookStore(d);
+      return {
+        history: new TypeOrmWebhookHistory(d),
+        pets: new TypeOrmPetRepository(d),
+        events: new TypeOrmEventLog(d),
+        endpoints: store,
+        queue: store,
+      };
     }),
   );
   describeKeyStoreContract(

@@ -9,8 +9,10 @@ export const EVERY_MIGRATION = [
   'PetEvents1764403200000',
   'Webhooks1764489600000',
   'DeliveriesByEndpoint1764576000000',
+  'AttemptsByAge1764662400000',
   'AttemptRetryTimes1764687600000',
   'LimitedRequestsPerDay1764691200000',
+  'ResendsMarked1764748800000',
 ];
 
 /** The migrations from `name` on, as `migrate` applies them after undoing them. */

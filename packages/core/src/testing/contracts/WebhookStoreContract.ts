@@ -11,7 +11,8 @@ import { openHarness, type Closable } from './harness.js';
 export type WebhookStoreHarness = { pets: PetRepository; endpoints: WebhookEndpointStore; queue: DeliveryQueue } & Closable;
 
 let endpointCount = 0;
-function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+/** An endpoint with a new id (the contracts' builder). */
+export function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
   endpointCount += 1;
   return {
     id: `we_${endpointCount.toString(16).padStart(16, '0')}`,
@@ -29,7 +30,8 @@ function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
   };
 }
 
-function anAttempt(delivery: Delivery, at: Date, overrides: Partial<DeliveryAttempt> = {}): DeliveryAttempt {
+/** The next attempt of `delivery`, failed with a 500 unless told otherwise. */
+export function anAttempt(delivery: Delivery, at: Date, overrides: Partial<DeliveryAttempt> = {}): DeliveryAttempt {
   const attempt = delivery.attempts + 1;
   return {
     id: attemptIdOf(delivery.id, attempt),
@@ -138,13 +140,34 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
       await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft());
       await h.queue.dispatch(t0, 10);
-      const [first] = await claim(t0, later(1000), 10);
+      const [first, second] = await claim(t0, later(1000), 10);
+      await h.queue.record(anAttempt(first!, t0, { statusCode: 204, error: null, responseBody: '', succeeded: true }), { state: 'succeeded' });
       const replay = await h.queue.enqueue(first!.eventId, endpoint.id, later(5000));
       expect(replay).toEqual({ id: expect.any(Number), eventId: first!.eventId, endpointId: endpoint.id, attempts: 0 });
-      expect(await claim(later(5000), later(9000), 10)).toEqual([first, replay].sort((a, b) => a!.id - b!.id));
+      expect(await claim(later(5000), later(9000), 10)).toEqual([second, replay]);
       await h.endpoints.delete(endpoint.id);
       expect(await claim(later(100_000), later(200_000), 10)).toEqual([]);
+    });
+
+    it('queues one replay of an event to an endpoint at a time, however many are asked for at once', async () => {
+      const endpoint = anEndpoint();
+      await h.endpoints.create(endpoint);
+      await h.pets.create(aPetDraft());
+      await h.queue.dispatch(t0, 10);
+      // The event's first delivery, claimed and still pending, does not count.
+      const [first] = await claim(t0, later(30_000), 10);
+      const replays = await Promise.all(Array.from({ length: 100 }, () => h.queue.enqueue(first!.eventId, endpoint.id, later(1000))));
+      const queued = replays.filter((r) => r !== null);
+      expect(queued).toEqual([{ id: expect.any(Number), eventId: first!.eventId, endpointId: endpoint.id, attempts: 0 }]);
+      expect(await claim(later(1000), later(2000), 10)).toEqual(queued);
+      expect(await h.queue.enqueue(first!.eventId, endpoint.id, later(1000))).toBeNull();
+      await h.queue.record(anAttempt(queued[0]!, later(1000), { statusCode: 204, error: null, responseBody: '', succeeded: true }), {
+        state: 'succeeded',
+      });
+      // Once it has ended, another may be queued.
+      expect(await h.queue.enqueue(first!.eventId, endpoint.id, later(3000))).toMatchObject({ eventId: first!.eventId, attempts: 0 });
     });
 
     it('never hands one delivery, or dispatches one event, to two concurrent callers', async () => {

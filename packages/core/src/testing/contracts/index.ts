@@ -7,3 +7,4 @@ export { describeAuditLogContract, type AuditLogHarness } from './AuditLogContra
 export { describeKeyUsageStoreContract, type KeyUsageStoreHarness } from './KeyUsageStoreContract.js';
 export { describeBanStoreContract, type BanStoreHarness } from './BanStoreContract.js';
 export { describeWebhookStoreContract, type WebhookStoreHarness } from './WebhookStoreContract.js';
+export { describeWebhookHistoryContract, type WebhookHistoryHarness } from './WebhookHistoryContract.js';

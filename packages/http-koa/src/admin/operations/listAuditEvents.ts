@@ -1,7 +1,7 @@
-import type { PetStore } from '@petstore/core';
+import { ListAuditEvents, type PetStore } from '@petstore/core';
 import { defineOperation, type AdminOperation } from '../../operations/Operation.js';
 import { AuditEventsSchema } from '../adminSchemas.js';
-import { PAGE_PARAMETERS, sendJson } from '../adminParameters.js';
+import { KEY_ID, pageParameters, sendJson } from '../adminParameters.js';
 
 /** `GET /audit-events`: the audit trail, newest first. */
 export function listAuditEvents(store: Pick<PetStore, 'listAuditEvents'>): AdminOperation {
@@ -22,9 +22,12 @@ export function listAuditEvents(store: Pick<PetStore, 'listAuditEvents'>): Admin
         required: false,
         description: "Only this key's events.",
         schema: { type: 'string', minLength: 1 },
-        example: 'key_3f0c9a5e1b2d4c6f',
+        example: KEY_ID.example,
       },
-      ...PAGE_PARAMETERS,
+      // The cursor example continues the listing the `keyId` example asks for: tools send the examples together.
+      ...pageParameters(
+        ListAuditEvents.cursorAt({ at: new Date('2026-11-25T10:00:00.000Z'), id: 'evt_019ab3c4d5e60001a1b2c3d4e5f6' }, KEY_ID.example as string),
+      ),
     ],
     responses: [{ status: 200, description: 'A page of events.', body: AuditEventsSchema }],
     errors: ['validation_error'],

@@ -1,6 +1,6 @@
-import type { PetStore } from '@petstore/core';
+import { ListWebhookDeliveries, type PetStore } from '@petstore/core';
 import { defineOperation, type AdminOperation } from '../../operations/Operation.js';
-import { ENDPOINT_ID, PAGE_PARAMETERS, sendJson } from '../adminParameters.js';
+import { ENDPOINT_ID, pageParameters, sendJson } from '../adminParameters.js';
 import { DeliveryAttemptsSchema } from '../webhookSchemas.js';
 
 /** `GET /webhook-endpoints/{endpointId}/deliveries`: the endpoint's delivery log. */
@@ -14,7 +14,12 @@ export function listWebhookDeliveries(store: Pick<PetStore, 'listWebhookDeliveri
     summary: 'List the delivery attempts of a webhook endpoint',
     description:
       'Every attempt to deliver an event to the endpoint, newest first: when, the status code, how long, why it failed, the start of the answer.',
-    parameters: [ENDPOINT_ID, ...PAGE_PARAMETERS],
+    parameters: [
+      ENDPOINT_ID,
+      ...pageParameters(
+        ListWebhookDeliveries.cursorAt(ENDPOINT_ID.example as string, { at: new Date('2026-11-25T10:00:00.000Z'), id: '000000000000043_001' }),
+      ),
+    ],
     responses: [{ status: 200, description: 'A page of attempts.', body: DeliveryAttemptsSchema }],
     errors: ['validation_error', 'not_found'],
     input: ({ params, query }) => ({ id: params['endpointId']!, query }),

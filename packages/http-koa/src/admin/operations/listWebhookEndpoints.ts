@@ -1,6 +1,6 @@
-import type { PetStore } from '@petstore/core';
+import { ListWebhookEndpoints, type PetStore } from '@petstore/core';
 import { defineOperation, type AdminOperation } from '../../operations/Operation.js';
-import { PAGE_PARAMETERS, sendJson } from '../adminParameters.js';
+import { pageParameters, sendJson } from '../adminParameters.js';
 import { WebhookEndpointsSchema } from '../webhookSchemas.js';
 
 /** `GET /webhook-endpoints`: every endpoint, oldest first. */
@@ -13,7 +13,7 @@ export function listWebhookEndpoints(store: Pick<PetStore, 'listWebhookEndpoints
     tag: 'webhooks',
     summary: 'List webhook endpoints',
     description: 'Every webhook endpoint, oldest first, disabled ones included. Never a secret.',
-    parameters: PAGE_PARAMETERS,
+    parameters: pageParameters(ListWebhookEndpoints.cursorAt({ at: new Date('2026-11-25T10:00:00.000Z'), id: 'we_5c2a9e0b7d1f4a36' })),
     responses: [{ status: 200, description: 'A page of endpoints.', body: WebhookEndpointsSchema }],
     errors: ['validation_error'],
     input: ({ query }) => query,
