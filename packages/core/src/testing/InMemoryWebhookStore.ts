@@ -2,10 +2,18 @@ import type { EventLog } from '../ports/EventLog.js';
 import type { AttemptListRequest, ClaimRequest, DeliveryOutcome, DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { EndpointPosition, WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { Delivery, DeliveryAttempt } from '../webhooks/Delivery.js';
+import type { PetEventType } from '../events/PetEvent.js';
 import type { WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
 
 interface StoredDelivery extends Delivery {
   state: 'pending' | 'succeeded' | 'failed';
+  dueAt: number;
+}
+
+/** A held endpoint (DeliveryQueue.hold): `position` is the dispatch number of the last event it was given. */
+interface Hold {
+  position: number;
+  failing: boolean;
   dueAt: number;
 }
 
@@ -17,6 +25,9 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   private readonly deliveries: StoredDelivery[] = [];
   private readonly attempts: DeliveryAttempt[] = [];
   private readonly dispatched = new Set<string>();
+  /** The dispatched events in the order they were dispatched: the first has number 1. */
+  private readonly dispatchOrder: { id: string; type: PetEventType }[] = [];
+  private readonly holds = new Map<string, Hold>();
 
   constructor(private readonly events: EventLog) {}
 
@@ -50,12 +61,13 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   }
 
   async drop(endpointId: string): Promise<number> {
+    this.holds.delete(endpointId);
     const pending = this.deliveries.filter((d) => d.endpointId === endpointId && d.state === 'pending');
     for (const delivery of pending) delivery.state = 'failed';
     return pending.length;
   }
 
-  async dispatch(at: Date, limit: number): Promise<number> {
+  async dispatch(at: Date, limit: number, probeUntil: Date): Promise<number> {
     const all = await this.events.listEvents({ before: null, limit: Number.MAX_SAFE_INTEGER });
     const waiting = all
       .filter((e) => !this.dispatched.has(e.id))
@@ -63,11 +75,39 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
       .slice(0, limit);
     for (const event of waiting) {
       this.dispatched.add(event.id);
+      this.dispatchOrder.push({ id: event.id, type: event.type });
       for (const endpoint of this.endpoints.values()) {
-        if (!endpoint.disabled && endpoint.eventTypes.includes(event.type)) this.add(event.id, endpoint.id, at);
+        if (!endpoint.disabled && endpoint.eventTypes.includes(event.type) && !this.holds.has(endpoint.id)) this.add(event.id, endpoint.id, at);
       }
     }
+    this.giveHeldTheirDue(at, limit, probeUntil);
     return waiting.length;
+  }
+
+  async hold(holds: ReadonlyMap<string, Date>): Promise<void> {
+    for (const [endpointId, until] of holds) {
+      const endpoint = this.endpoints.get(endpointId);
+      if (!endpoint || endpoint.disabled) continue;
+      const hold = this.holds.get(endpointId) ?? { position: this.dispatchOrder.length, failing: true, dueAt: 0 };
+      this.holds.set(endpointId, { ...hold, failing: true, dueAt: until.getTime() });
+    }
+  }
+
+  private giveHeldTheirDue(at: Date, limit: number, probeUntil: Date): void {
+    const head = this.dispatchOrder.length;
+    for (const [endpointId, hold] of this.holds) {
+      const endpoint = this.endpoints.get(endpointId);
+      if (!endpoint || endpoint.disabled || hold.dueAt > at.getTime()) continue;
+      const owed = this.dispatchOrder
+        .map((event, index) => ({ ...event, number: index + 1 }))
+        .filter((event) => event.number > hold.position && endpoint.eventTypes.includes(event.type))
+        .slice(0, hold.failing ? 1 : limit);
+      for (const event of owed) this.add(event.id, endpointId, at);
+      const full = owed.length === (hold.failing ? 1 : limit);
+      hold.position = full ? owed.at(-1)!.number : head;
+      if (hold.failing && owed.length > 0) hold.dueAt = probeUntil.getTime();
+      if (!hold.failing && hold.position === head) this.holds.delete(endpointId);
+    }
   }
 
   async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery> {
@@ -97,6 +137,8 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
     if (this.attempts.some((a) => a.id === attempt.id)) return;
     this.attempts.push({ ...attempt });
+    const hold = this.holds.get(attempt.endpointId);
+    if (attempt.succeeded && hold) Object.assign(hold, { failing: false, dueAt: 0 });
     const delivery = this.deliveries.find((d) => d.id === attempt.deliveryId);
     if (!delivery || delivery.attempts >= attempt.attempt) return;
     delivery.attempts = attempt.attempt;

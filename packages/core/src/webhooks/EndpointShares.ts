@@ -47,10 +47,13 @@ export class EndpointShares {
     this.shares.set(endpointId, share);
   }
 
-  /** An attempt ended with `result`; null when nothing was sent (the endpoint deleted or disabled meanwhile). */
-  ended(endpointId: string, result: DeliveryResult | null, now: Date): void {
+  /**
+   * An attempt ended with `result`; null when nothing was sent (the endpoint deleted or disabled meanwhile). Answers
+   * the end of the pause that a failure starts, null otherwise.
+   */
+  ended(endpointId: string, result: DeliveryResult | null, now: Date): Date | null {
     const share = this.shares.get(endpointId);
-    if (!share) return;
+    if (!share) return null;
     share.inFlight -= 1;
     if (result === 'delivered') {
       share.failures = 0;
@@ -63,6 +66,7 @@ export class EndpointShares {
     }
     // Deleted or disabled: nothing more will be sent to it.
     if (share.inFlight === 0 && (result === null || result === 'refused')) this.shares.delete(endpointId);
+    return result === 'retry' ? new Date(share.pausedUntil) : null;
   }
 
   private limitOf(share: Share): number {

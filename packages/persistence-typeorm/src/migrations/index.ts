@@ -6,6 +6,7 @@ import { KeyModel1764028800000 } from './KeyModel1764028800000.js';
 import { PetEvents1764403200000 } from './PetEvents1764403200000.js';
 import { PetVersion1764316800000 } from './PetVersion1764316800000.js';
 import { RateLimitBans1764230400000 } from './RateLimitBans1764230400000.js';
+import { WebhookHolds1764705600000 } from './WebhookHolds1764705600000.js';
 import { Webhooks1764489600000 } from './Webhooks1764489600000.js';
 
 /** Every migration, oldest first. */
@@ -19,4 +20,5 @@ export const migrations = [
   PetEvents1764403200000,
   Webhooks1764489600000,
   DeliveriesByEndpoint1764576000000,
+  WebhookHolds1764705600000,
 ];
