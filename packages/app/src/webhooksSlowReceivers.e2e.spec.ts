@@ -82,9 +82,13 @@ describe('webhooks beside receivers that drip, hang or never answer, from the bu
     }
     await eventually(() => lagsOf(receiver, healthy).length === 300, { timeoutMs: 20_000 });
     const lags = lagsOf(receiver, healthy).sort((a, b) => a - b);
-    // 1 s is the target on a quiet machine (`pnpm bench --webhooks --dead-endpoints`); the test's own requests and
-    // receiver share this one, so the bound allows them half a second more. Every event is delivered once.
-    expect({ worst: lags.at(-1)! < 1_500, lags }).toEqual({ worst: true, lags });
+    // 1 s is the target on a quiet machine (`pnpm bench --webhooks --dead-endpoints`). The test's requests and receiver
+    // share this machine, and the first changes wait for the 501 probes of the endpoints just created, so: nine in ten
+    // within a second, every one within two (the lag grew past four seconds when each change went to every endpoint).
+    const at = (share: number) => lags[Math.min(lags.length - 1, Math.floor(share * lags.length))]!;
+    const spread = { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: lags.at(-1)!, slowest: lags.slice(-10) };
+    expect({ met: spread.p90 < 1_000 && spread.max < 2_000, spread }).toEqual({ met: true, spread });
+    // Every event is delivered once.
     expect(new Set(receiver.received.filter((r) => r.path === healthy).map((r) => r.headers['webhook-id'])).size).toBe(300);
     // The dead endpoints were tried (a probe each), one attempt at a time each.
     const dead = receiver.received.filter((r) => r.path.startsWith('/dead/'));

@@ -22,7 +22,7 @@ export type Steps<T> = Generator<Step, T, Record<string, unknown>[]>;
 /** How many of its events past its position a held endpoint's turn reads at most (the rest at its next turn). */
 const HOLD_SCAN = 1_000;
 /** Held endpoints given their due in one dispatch at most (the others at the next). */
-const HOLDS_PER_DISPATCH = 100;
+const HOLDS_PER_DISPATCH = 1_000;
 
 /** An endpoint (`e`, its types stored comma-separated) subscribed to the event `p`. */
 export const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
@@ -85,60 +85,99 @@ export function* dispatchSteps(postgres: boolean, at: Date, limit: number, probe
         picked.map((e) => e.id),
         picked.map((_, i) => first + i + 1),
       );
-    else for (const [i, event] of picked.entries()) yield step('UPDATE "pet_events" SET "dispatched" = 1, "dispatch_seq" = ? WHERE "id" = ?', first + i + 1, event.id);
+    else
+      for (const [i, event] of picked.entries())
+        yield step('UPDATE "pet_events" SET "dispatched" = 1, "dispatch_seq" = ? WHERE "id" = ?', first + i + 1, event.id);
     yield step('UPDATE "webhook_dispatch_head" SET "seq" = ? WHERE "id" = 1', last);
   }
   yield* giveHeldTheirDue(postgres, last, at, limit, probeUntil);
   return picked.length;
 }
 
+type DueHold = {
+  endpoint_id: string;
+  position: number | string;
+  failing: boolean | number;
+  event_types: string;
+};
+type Owed = { id: string; dispatch_seq: number | string };
+
 /**
  * Each held endpoint whose hold is due and that is owed events (or no longer failing) gets them: one (a probe,
  * awaited until `probeUntil`) while it is failing, up to `limit` once it is not; one that has all it is owed and is
- * not failing is live again.
+ * not failing is live again. A few statements in all on PostgreSQL (the events owed read with the holds), however
+ * many holds are due.
  */
 function* giveHeldTheirDue(postgres: boolean, last: number, at: Date, limit: number, probeUntil: Date): Steps<void> {
   const no = postgres ? 'false' : '0';
-  const due = (yield step(
+  const dueHolds =
     'SELECT h."endpoint_id", h."position", h."failing", e."event_types" FROM "webhook_endpoint_holds" h ' +
-      'JOIN "webhook_endpoints" e ON e."id" = h."endpoint_id" AND NOT e."disabled" ' +
-      `WHERE h."due_at_ms" <= ? AND (h."position" < ? OR h."failing" = ${no}) ORDER BY h."due_at_ms" LIMIT ?`,
-    at.getTime(),
-    last,
-    HOLDS_PER_DISPATCH,
-  )) as { endpoint_id: string; position: number | string; failing: boolean | number; event_types: string }[];
-  for (const hold of due) {
-    const failing = Boolean(hold.failing);
-    const position = Number(hold.position);
-    const upTo = Math.min(last, position + HOLD_SCAN);
-    const take = failing ? 1 : limit;
-    const owed = (yield step(
-      `SELECT p."id", p."dispatch_seq" FROM "pet_events" p JOIN "webhook_endpoints" e ON e."id" = ? ` +
-        `WHERE p."dispatch_seq" > ? AND p."dispatch_seq" <= ? AND ${SUBSCRIBED} ORDER BY p."dispatch_seq" LIMIT ?`,
-      hold.endpoint_id,
-      position,
-      upTo,
-      take,
-    )) as { id: string; dispatch_seq: number | string }[];
-    yield* deliver(
-      postgres,
-      owed.map((event) => ({ eventId: event.id, endpointId: hold.endpoint_id })),
-      at,
-    );
-    const reached = owed.length === take ? Number(owed.at(-1)!.dispatch_seq) : upTo;
-    if (!failing && reached >= last) {
-      yield step('DELETE FROM "webhook_endpoint_holds" WHERE "endpoint_id" = ?', hold.endpoint_id);
-      continue;
+    'JOIN "webhook_endpoints" e ON e."id" = h."endpoint_id" AND NOT e."disabled" ' +
+    `WHERE h."due_at_ms" <= ? AND (h."position" < ? OR h."failing" = ${no}) ORDER BY h."due_at_ms" LIMIT ?`;
+  const owedFrom = (position: string, failing: string) =>
+    `SELECT p."id", p."dispatch_seq" FROM "pet_events" p WHERE p."dispatch_seq" > ${position} ` +
+    `AND p."dispatch_seq" <= LEAST(?, ${position} + ${HOLD_SCAN}) AND ${SUBSCRIBED} ORDER BY p."dispatch_seq" LIMIT CASE WHEN ${failing} THEN 1 ELSE ? END`;
+  const given = new Map<DueHold, Owed[]>();
+  if (postgres) {
+    const rows = (yield step(
+      `SELECT h.*, o."id", o."dispatch_seq" FROM (${dueHolds}) h CROSS JOIN LATERAL (SELECT h."event_types") e ` +
+        `LEFT JOIN LATERAL (${owedFrom('h."position"', 'h."failing"')}) o ON true`,
+      at.getTime(),
+      last,
+      HOLDS_PER_DISPATCH,
+      last,
+      limit,
+    )) as (DueHold & { id: string | null; dispatch_seq: string | null })[];
+    const holds = new Map<string, DueHold>();
+    for (const row of rows) {
+      const hold = holds.get(row.endpoint_id) ?? holds.set(row.endpoint_id, row).get(row.endpoint_id)!;
+      const owed = given.get(hold) ?? given.set(hold, []).get(hold)!;
+      if (row.id !== null) owed.push({ id: row.id, dispatch_seq: row.dispatch_seq! });
     }
-    // The probe's outcome moves the hold on; an attempt that succeeded meanwhile (not failing) keeps it due.
-    yield step(
-      'UPDATE "webhook_endpoint_holds" SET "position" = ?, "due_at_ms" = CASE WHEN "failing" THEN COALESCE(?, "due_at_ms") ELSE "due_at_ms" END ' +
-        'WHERE "endpoint_id" = ?',
-      reached,
-      failing && owed.length > 0 ? probeUntil.getTime() : null,
-      hold.endpoint_id,
-    );
+  } else {
+    const holds = (yield step(dueHolds, at.getTime(), last, HOLDS_PER_DISPATCH)) as DueHold[];
+    for (const hold of holds) {
+      const position = Number(hold.position);
+      const owed = (yield step(
+        `SELECT p."id", p."dispatch_seq" FROM "pet_events" p JOIN "webhook_endpoints" e ON e."id" = ? ` +
+          `WHERE p."dispatch_seq" > ? AND p."dispatch_seq" <= ? AND ${SUBSCRIBED} ORDER BY p."dispatch_seq" LIMIT ?`,
+        hold.endpoint_id,
+        position,
+        Math.min(last, position + HOLD_SCAN),
+        hold.failing ? 1 : limit,
+      )) as Owed[];
+      given.set(hold, owed);
+    }
   }
+  const deliveries: { eventId: string; endpointId: string }[] = [];
+  const moved: { endpointId: string; position: number; probeUntil: number | null }[] = [];
+  const live: string[] = [];
+  for (const [hold, owed] of given) {
+    const failing = Boolean(hold.failing);
+    const take = failing ? 1 : limit;
+    deliveries.push(...owed.map((event) => ({ eventId: event.id, endpointId: hold.endpoint_id })));
+    const reached = owed.length === take ? Number(owed.at(-1)!.dispatch_seq) : Math.min(last, Number(hold.position) + HOLD_SCAN);
+    if (!failing && reached >= last) live.push(hold.endpoint_id);
+    else moved.push({ endpointId: hold.endpoint_id, position: reached, probeUntil: failing && owed.length > 0 ? probeUntil.getTime() : null });
+  }
+  yield* deliver(postgres, deliveries, at);
+  // The probe's outcome moves the hold on; an attempt that succeeded meanwhile (not failing) keeps it due.
+  const move = (position: string, probeUntil: string) =>
+    `UPDATE "webhook_endpoint_holds" SET "position" = ${position}, ` +
+    `"due_at_ms" = CASE WHEN "failing" THEN COALESCE(${probeUntil}, "due_at_ms") ELSE "due_at_ms" END`;
+  if (postgres) {
+    if (moved.length > 0)
+      yield step(
+        `${move('x."position"', 'x."probe_until"')} FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS x("endpoint_id", "position", "probe_until") WHERE "webhook_endpoint_holds"."endpoint_id" = x."endpoint_id"`,
+        moved.map((m) => m.endpointId),
+        moved.map((m) => m.position),
+        moved.map((m) => m.probeUntil),
+      );
+    if (live.length > 0) yield step('DELETE FROM "webhook_endpoint_holds" WHERE "endpoint_id" = ANY(?::text[])', live);
+    return;
+  }
+  for (const m of moved) yield step(`${move('?', '?')} WHERE "endpoint_id" = ?`, m.position, m.probeUntil, m.endpointId);
+  for (const endpointId of live) yield step('DELETE FROM "webhook_endpoint_holds" WHERE "endpoint_id" = ?', endpointId);
 }
 
 /** Holds each enabled endpoint listed until the date given for it, failing; a new hold starts at the head of the dispatch order. */
@@ -161,7 +200,12 @@ export function* holdSteps(postgres: boolean, holds: ReadonlyMap<string, Date>):
     return;
   }
   for (const [endpointId, until] of holds)
-    yield step(upsert('SELECT e."id", ?, 1, ? FROM "webhook_endpoints" e WHERE e."id" = ? AND NOT e."disabled"', '1'), position, until.getTime(), endpointId);
+    yield step(
+      upsert('SELECT e."id", ?, 1, ? FROM "webhook_endpoints" e WHERE e."id" = ? AND NOT e."disabled"', '1'),
+      position,
+      until.getTime(),
+      endpointId,
+    );
 }
 
 /** Runs steps synchronously (SQLite, inside one transaction). */

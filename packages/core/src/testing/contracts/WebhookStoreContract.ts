@@ -324,7 +324,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
           succeedAll(t0),
         ]);
       }
-      for (let quiet = 0; quiet < 2; ) quiet = (await dispatch(t0, 1_000)) + (await succeedAll(t0)) === 0 ? quiet + 1 : 0;
+      for (let quiet = 0; quiet < 2;) quiet = (await dispatch(t0, 1_000)) + (await succeedAll(t0)) === 0 ? quiet + 1 : 0;
       const pairs = given.map((d) => `${d.endpointId} ${d.eventId}`);
       expect(new Set(pairs).size).toBe(pairs.length);
       expect(pairs).toHaveLength(3 * 24);
