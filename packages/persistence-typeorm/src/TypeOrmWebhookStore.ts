@@ -13,7 +13,7 @@ import {
   type WebhookEndpointStore,
 } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
-import { LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
+import { In, LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { sqliteConnectionOf } from './driverStatements.js';
 import {
@@ -190,6 +190,12 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
   async findById(id: string): Promise<WebhookEndpoint | null> {
     const row = await this.guard(() => this.endpoints.findOneBy({ id }));
     return row ? toEndpoint(row) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.guard(() => this.endpoints.findBy({ id: In([...ids]) }));
+    return rows.map(toEndpoint);
   }
 
   async list({ after, limit }: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]> {

@@ -40,6 +40,13 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
     return endpoint ? structuredClone(endpoint) : null;
   }
 
+  async findByIds(ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    return ids.flatMap((id) => {
+      const endpoint = this.endpoints.get(id);
+      return endpoint ? [structuredClone(endpoint)] : [];
+    });
+  }
+
   async list({ after, limit }: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]> {
     return [...this.endpoints.values()]
       .map((e) => ({ e, key: positionKey({ at: e.createdAt, id: e.id }) }))

@@ -111,8 +111,8 @@ export class DeliverWebhooks {
     const { queue, clock } = this.ports;
     const now = clock.now();
     const leaseUntil = new Date(now.getTime() + 2 * this.timeoutMs + 1_000);
-    // A held endpoint's probe is out until its lease ends: its outcome holds the endpoint again, or ends the failing.
     await this.holdFailingEndpoints(now);
+    // A held endpoint's probe is out until its lease ends: its outcome holds the endpoint again, or ends the failing.
     const dispatched = await queue.dispatch(now, this.batchSize, leaseUntil);
     // Each endpoint's share bounds what one endpoint gets; a claim takes all the shares allow, so that a healthy
     // endpoint is not left for later rounds behind hundreds of others' first attempts.
@@ -128,12 +128,20 @@ export class DeliverWebhooks {
             slots,
           })
         : [];
-    // Read once per round: an event goes to several endpoints, an endpoint gets several events; the events in one read.
-    const endpoints = new Map<string, Promise<WebhookEndpoint | null>>();
-    const events = claimed.length === 0 ? Promise.resolve([]) : this.ports.events.findEvents([...new Set(claimed.map((d) => d.eventId))]);
+    // Read once per round, each in one read: an event goes to several endpoints, an endpoint gets several events.
+    const read = <T extends { id: string }>(ids: string[], find: (ids: string[]) => Promise<T[]>) =>
+      ids.length === 0 ? Promise.resolve(new Map<string, T>()) : find([...new Set(ids)]).then((found) => new Map(found.map((x) => [x.id, x])));
+    const endpoints = read(
+      claimed.map((d) => d.endpointId),
+      (ids) => this.ports.endpoints.findByIds(ids),
+    );
+    const events = read(
+      claimed.map((d) => d.eventId),
+      (ids) => this.ports.events.findEvents(ids),
+    );
     const lookups: Lookups = {
-      endpoint: (id) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!,
-      event: async (id) => (await events).find((event) => event.id === id) ?? null,
+      endpoint: async (id) => (await endpoints).get(id) ?? null,
+      event: async (id) => (await events).get(id) ?? null,
     };
     const started = claimed.map((delivery) => {
       this.inFlight += 1;

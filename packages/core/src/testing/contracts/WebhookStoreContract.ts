@@ -74,6 +74,9 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       for (const endpoint of [c, a, b]) await h.endpoints.create(endpoint);
       expect(await h.endpoints.findById(b.id)).toEqual(b);
       expect(await h.endpoints.findById('we_ffffffffffffffff')).toBeNull();
+      const found = await h.endpoints.findByIds([c.id, 'we_ffffffffffffffff', a.id]);
+      expect(found.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([a, c]);
+      expect(await h.endpoints.findByIds([])).toEqual([]);
       expect(await h.endpoints.list({ after: null, limit: 2 })).toEqual([a, b]);
       expect(await h.endpoints.list({ after: { at: b.createdAt, id: b.id }, limit: 2 })).toEqual([c]);
       const changed = { ...a, url: 'https://elsewhere.example.com/', disabled: true, disabledReason: 'gone' as const };
