@@ -25,7 +25,7 @@ const HOLD_SCAN = 1_000;
 const HOLDS_PER_DISPATCH = 1_000;
 
 /** An endpoint (`e`, its types stored comma-separated) subscribed to the event `p`. */
-export const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
+const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
 
 const step = (text: string, ...parameters: unknown[]): Step => ({ text, parameters });
 

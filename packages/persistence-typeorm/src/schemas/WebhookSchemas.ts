@@ -60,8 +60,8 @@ export interface WebhookEndpointHoldRow {
 export const WEBHOOK_ENDPOINT_ENTITY = 'PetstoreWebhookEndpoint';
 export const WEBHOOK_DELIVERY_ENTITY = 'PetstoreWebhookDelivery';
 export const WEBHOOK_ATTEMPT_ENTITY = 'PetstoreWebhookAttempt';
-export const WEBHOOK_DISPATCH_HEAD_ENTITY = 'PetstoreWebhookDispatchHead';
-export const WEBHOOK_ENDPOINT_HOLD_ENTITY = 'PetstoreWebhookEndpointHold';
+const WEBHOOK_DISPATCH_HEAD_ENTITY = 'PetstoreWebhookDispatchHead';
+const WEBHOOK_ENDPOINT_HOLD_ENTITY = 'PetstoreWebhookEndpointHold';
 
 export function webhookEndpointSchema(dialect: Dialect): EntitySchema<WebhookEndpointRow> {
   return new EntitySchema<WebhookEndpointRow>({
