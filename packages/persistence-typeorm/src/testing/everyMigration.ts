@@ -9,6 +9,7 @@ export const EVERY_MIGRATION = [
   'PetEvents1764403200000',
   'Webhooks1764489600000',
   'DeliveriesByEndpoint1764576000000',
+  'WebhookHolds1764705600000',
 ];
 
 /** The migrations from `name` on, as `migrate` applies them after undoing them. */
