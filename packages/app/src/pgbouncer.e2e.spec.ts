@@ -106,7 +106,7 @@ describeWithPgBouncer('the built server and CLI through PgBouncer in transaction
     await asSuperuser(servers().postgres.url, 'CREATE DATABASE petstore_cli');
     expect(await runCli(['migrate'], pooled('petstore_cli'))).toEqual({
       code: 0,
-      stdout: 'Database schema is up to date (9 migrations).\n',
+      stdout: 'Database schema is up to date (10 migrations).\n',
       stderr: '',
     });
     const created = await runCli(['keys', 'create', '--plan', 'free', '--name', 'kiosk', '--json'], pooled('petstore_cli'));
