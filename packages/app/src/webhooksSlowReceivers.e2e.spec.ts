@@ -70,22 +70,32 @@ describe('webhooks beside receivers that drip, hang or never answer, from the bu
     expect(Math.max(...perEvent.values())).toBe(2);
   }, 90_000);
 
-  it("delivers a healthy endpoint's events within a second beside 500 endpoints that never answer", async () => {
+  it("delivers a healthy endpoint's events within a second beside 500 endpoints that never answer, at 100 changes a second", async () => {
     for (let i = 0; i < 500; i++) await subscribe(`/dead/${i}`);
     const healthy = '/healthy-beside-dead';
     await subscribe(healthy);
-    // 10 changes a second for 3 seconds: each goes to 501 endpoints.
-    for (let i = 0; i < 30; i++) {
-      const next = Date.now() + 100;
+    // 100 changes a second for 3 seconds, each at its time: each would go to 501 endpoints; the dead ones are held.
+    const start = Date.now();
+    for (let i = 0; i < 300; i++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + 10 * i - Date.now())));
       await createPet(server, key, `Pet ${i}`);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, next - Date.now())));
     }
-    await eventually(() => lagsOf(receiver, healthy).length === 30, { timeoutMs: 20_000 });
-    const lags = lagsOf(receiver, healthy);
-    expect({ lags, worst: Math.max(...lags) < 1_000 }).toEqual({ lags, worst: true });
-    // The dead endpoints were tried, one attempt at a time each.
+    await eventually(() => lagsOf(receiver, healthy).length === 300, { timeoutMs: 20_000 });
+    const lags = lagsOf(receiver, healthy).sort((a, b) => a - b);
+    // 1 s is the target on a quiet machine (`pnpm bench --webhooks --dead-endpoints`). The test's requests and receiver
+    // share this machine, and the first changes wait for the 501 probes of the endpoints just created, so: nine in ten
+    // within a second, every one within two (the lag grew past four seconds when each change went to every endpoint).
+    const at = (share: number) => lags[Math.min(lags.length - 1, Math.floor(share * lags.length))]!;
+    const spread = { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: lags.at(-1)!, slowest: lags.slice(-10) };
+    expect({ met: spread.p90 < 1_000 && spread.max < 2_000, spread }).toEqual({ met: true, spread });
+    // Every event is delivered once.
+    expect(new Set(receiver.received.filter((r) => r.path === healthy).map((r) => r.headers['webhook-id'])).size).toBe(300);
+    // The dead endpoints were tried (a probe each), one attempt at a time each.
     const dead = receiver.received.filter((r) => r.path.startsWith('/dead/'));
     expect(new Set(dead.map((r) => r.path)).size).toBeGreaterThan(400);
+    const perPath = new Map<string, number>();
+    for (const r of dead) perPath.set(r.path, (perPath.get(r.path) ?? 0) + 1);
+    expect(Math.max(...perPath.values())).toBeLessThanOrEqual(10);
   }, 120_000);
 
   it('stops within the timeout after SIGTERM, whatever the receivers are doing', async () => {

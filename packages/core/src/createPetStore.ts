@@ -191,7 +191,7 @@ export function createPetStore(ports: PetStorePorts, options: PetStoreOptions = 
     unbanApiKey: new UnbanApiKey(keys, rateLimits, views, audit, clock),
     getApiKeyUsage: new GetApiKeyUsage(keys, keyUsage, clock),
     listAuditEvents: new ListAuditEvents(auditLog),
-    createWebhookEndpoint: new CreateWebhookEndpoint(webhookEndpoints, webhookTargets, webhookAudit, clock),
+    createWebhookEndpoint: new CreateWebhookEndpoint(webhookEndpoints, webhookTargets, deliveries, webhookAudit, clock),
     listWebhookEndpoints: new ListWebhookEndpoints(webhookEndpoints),
     getWebhookEndpoint: new GetWebhookEndpoint(webhookEndpoints),
     updateWebhookEndpoint: new UpdateWebhookEndpoint(webhookEndpoints, webhookTargets, deliveries, webhookAudit, clock),

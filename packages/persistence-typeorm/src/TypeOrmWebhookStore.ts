@@ -27,6 +27,7 @@ import {
 } from './schemas/WebhookSchemas.js';
 import { toSafeInteger } from './schemas/safeInteger.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
+import { dispatchSteps, holdSteps, numbered, runSteps, runStepsAsync, type Step, type Steps } from './webhookDispatch.js';
 
 function toEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   return {
@@ -127,9 +128,6 @@ const toDelivery = (row: ClaimedRow): Delivery => ({
   attempts: row.attempts,
 });
 
-/** An endpoint subscribed to the event `p` (its types are stored comma-separated). */
-const SUBSCRIBED = `(',' || e."event_types" || ',') LIKE ('%,' || p."type" || ',%')`;
-
 /**
  * Claims each endpoint's share in turns (every endpoint's soonest due delivery before any endpoint's second). Named
  * parameters: the lease's end, now, how many in all, the share of an endpoint not listed, the most any endpoint may
@@ -171,10 +169,10 @@ type ClaimParameter = 'lease' | 'now' | 'limit' | 'perEndpoint' | 'most' | 'bloc
 const CLAIM_PARAMETERS: readonly ClaimParameter[] = ['lease', 'now', 'limit', 'perEndpoint', 'most', 'blocked', 'slots'];
 
 /**
- * WebhookEndpointStore and DeliveryQueue on TypeORM. On PostgreSQL, dispatching and claiming are single statements
- * that lock the rows they take with `FOR UPDATE SKIP LOCKED`, so instances sharing the database never take the same
- * event or delivery; on SQLite, where one writer runs at a time, dispatch is one immediate transaction and a claim
- * one statement.
+ * WebhookEndpointStore and DeliveryQueue on TypeORM. Dispatches and holds (webhookDispatch.ts) take turns on the head
+ * of the dispatch order: on PostgreSQL each is a transaction that locks its row first, on SQLite one immediate
+ * transaction. A claim is one statement that, on PostgreSQL, locks the rows it takes with `FOR UPDATE SKIP LOCKED`, so
+ * instances sharing the database never take the same event or delivery.
  */
 export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue {
   private readonly endpoints: Repository<WebhookEndpointRow>;
@@ -198,6 +196,12 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
     return row ? toEndpoint(row) : null;
   }
 
+  async findByIds(ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.guard(() => this.endpoints.findBy({ id: In([...ids]) }));
+    return rows.map(toEndpoint);
+  }
+
   async list({ after, limit }: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]> {
     const where = after ? [{ created_at_ms: MoreThan(after.at.getTime()) }, { created_at_ms: after.at.getTime(), id: MoreThan(after.id) }] : {};
     const rows = await this.guard(() => this.endpoints.find({ where, order: { created_at_ms: 'ASC', id: 'ASC' }, take: limit }));
@@ -218,46 +222,50 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
   }
 
   async drop(endpointId: string): Promise<number> {
-    const { affected } = await this.guard(() => this.deliveries.update({ endpoint_id: endpointId, state: 'pending' }, { state: 'failed' }));
+    const { affected } = await this.guard(async () => {
+      await this.dataSource.query(`DELETE FROM "webhook_endpoint_holds" WHERE "endpoint_id" = ${this.postgres ? '$1' : '?'}`, [endpointId]);
+      return this.deliveries.update({ endpoint_id: endpointId, state: 'pending' }, { state: 'failed' });
+    });
     return affected ?? 0;
   }
 
-  async dispatch(at: Date, limit: number): Promise<number> {
-    if (this.postgres) {
-      const [row] = await this.guard<{ count: number }[]>(() =>
-        this.dataSource.query(
-          `WITH "picked" AS (SELECT "id", "type" FROM "pet_events" WHERE NOT "dispatched" ORDER BY "at_ms", "id" LIMIT $1 FOR UPDATE SKIP LOCKED), ` +
-            `"marked" AS (UPDATE "pet_events" SET "dispatched" = true WHERE "id" IN (SELECT "id" FROM "picked")), ` +
-            `"queued" AS (INSERT INTO "webhook_deliveries" ("event_id", "endpoint_id", "state", "attempts", "due_at_ms") ` +
-            `SELECT p."id", e."id", 'pending', 0, $2 FROM "picked" p JOIN "webhook_endpoints" e ON NOT e."disabled" AND ${SUBSCRIBED} ORDER BY p."id") ` +
-            `SELECT count(*)::int AS "count" FROM "picked"`,
-          [limit, at.getTime()],
-        ),
-      );
-      return row?.count ?? 0;
-    }
+  async dispatch(at: Date, limit: number, probeUntil: Date): Promise<number> {
+    if (this.postgres) return this.inPostgresTransaction(dispatchSteps(true, at, limit, probeUntil));
     return this.guard(async () => {
       const db = sqliteConnectionOf(this.dataSource);
       // A transaction an embedder opened through TypeORM on this one connection: dispatch at the next round instead.
       if (!db || db.inTransaction) return 0;
-      const dispatch = db.transaction(() => {
-        const picked = this.prepared(db, 'SELECT "id" FROM "pet_events" WHERE "dispatched" = 0 ORDER BY "at_ms", "id" LIMIT ?')
-          .pluck()
-          .all(limit) as string[];
-        const queue = this.prepared(
-          db,
-          `INSERT INTO "webhook_deliveries" ("event_id", "endpoint_id", "state", "attempts", "due_at_ms") ` +
-            `SELECT p."id", e."id", 'pending', 0, ? FROM "pet_events" p JOIN "webhook_endpoints" e ON NOT e."disabled" AND ${SUBSCRIBED} WHERE p."id" = ?`,
-        );
-        const mark = this.prepared(db, 'UPDATE "pet_events" SET "dispatched" = 1 WHERE "id" = ?');
-        for (const id of picked) {
-          queue.run(at.getTime(), id);
-          mark.run(id);
-        }
-        return picked.length;
-      });
-      return dispatch.immediate();
+      return db.transaction(() => runSteps(dispatchSteps(false, at, limit, probeUntil), (step) => this.runOnSqlite(db, step))).immediate();
     });
+  }
+
+  async hold(holds: ReadonlyMap<string, Date>): Promise<void> {
+    if (this.postgres) return this.inPostgresTransaction(holdSteps(true, holds));
+    const db = sqliteConnectionOf(this.dataSource);
+    if (!db) throw new ServiceUnavailableError('database');
+    const write = () => runSteps(holdSteps(false, holds), (step) => this.runOnSqlite(db, step));
+    // Inside a transaction an embedder opened through TypeORM the writes join it, as any statement on this connection would.
+    await this.guard(async () => (db.inTransaction ? write() : db.transaction(write).immediate()));
+  }
+
+  private runOnSqlite(db: Database, { text, parameters }: Step): Record<string, unknown>[] {
+    const statement = this.prepared(db, text);
+    const values = parameters.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    if (statement.reader) return statement.all(...values) as Record<string, unknown>[];
+    statement.run(...values);
+    return [];
+  }
+
+  private inPostgresTransaction<T>(steps: Steps<T>): Promise<T> {
+    return this.guard(() =>
+      this.dataSource.transaction((manager) =>
+        runStepsAsync(steps, async ({ text, parameters }) => {
+          const rows: unknown = await manager.query(numbered(text), parameters);
+          // A write answers [rows, count]; no step reads what a write answers.
+          return Array.isArray(rows) && !Array.isArray(rows[0]) ? (rows as Record<string, unknown>[]) : [];
+        }),
+      ),
+    );
   }
 
   /**
@@ -348,13 +356,16 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
 
   /**
    * Stores attempts and their deliveries' states. An attempt recorded already (its id) is left as it is, and a
-   * delivery moves on only from an earlier attempt, so a late or repeated record changes nothing.
+   * delivery moves on only from an earlier attempt, so a late or repeated record changes nothing. A success ends its
+   * endpoint's failing: a held endpoint is then given what it is owed at the next dispatch.
    */
   private async store(rows: AttemptRecord[]): Promise<void> {
     if (this.postgres) {
       await this.dataSource.query(
         `WITH "x" AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS})), ` +
-          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x" ON CONFLICT ("id") DO NOTHING RETURNING "id") ` +
+          `"logged" AS (INSERT INTO "webhook_attempts" (${ATTEMPT_COLUMNS}) SELECT ${ATTEMPT_COLUMNS} FROM "x" ON CONFLICT ("id") DO NOTHING RETURNING "id"), ` +
+          `"released" AS (UPDATE "webhook_endpoint_holds" h SET "failing" = false, "due_at_ms" = 0 FROM "x" ` +
+          `WHERE h."endpoint_id" = x."endpoint_id" AND h."failing" AND x."succeeded" AND x."id" IN (SELECT "id" FROM "logged")) ` +
           `UPDATE "webhook_deliveries" d SET "state" = x."state", "attempts" = x."attempt", "due_at_ms" = COALESCE(x."next_attempt_at_ms", d."due_at_ms") ` +
           `FROM "x" WHERE d."id" = x."delivery_id" AND d."attempts" < x."attempt" AND x."id" IN (SELECT "id" FROM "logged")`,
         [JSON.stringify(rows)],
@@ -371,10 +382,13 @@ export class TypeOrmWebhookStore implements WebhookEndpointStore, DeliveryQueue 
       db,
       'UPDATE "webhook_deliveries" SET "state" = ?, "attempts" = ?, "due_at_ms" = COALESCE(?, "due_at_ms") WHERE "id" = ? AND "attempts" < ?',
     );
+    const release = this.prepared(db, 'UPDATE "webhook_endpoint_holds" SET "failing" = 0, "due_at_ms" = 0 WHERE "endpoint_id" = ? AND "failing" = 1');
     const write = () => {
       for (const row of rows) {
         const { changes } = log.run(...ATTEMPT_FIELDS.map((field) => (typeof row[field] === 'boolean' ? Number(row[field]) : row[field])));
-        if (changes > 0) update.run(row.state, row.attempt, row.next_attempt_at_ms, row.delivery_id, row.attempt);
+        if (changes === 0) continue;
+        update.run(row.state, row.attempt, row.next_attempt_at_ms, row.delivery_id, row.attempt);
+        if (row.succeeded) release.run(row.endpoint_id);
       }
     };
     // Inside a transaction an embedder opened through TypeORM the writes join it, as any statement on this connection would.

@@ -30,10 +30,27 @@ export type DeliveryOutcome = { state: 'pending'; nextAttemptAt: Date } | { stat
  * into one delivery per enabled endpoint subscribed to its type, exactly once whatever the number of instances;
  * `claim` hands each due delivery to one caller at a time, for one attempt, and makes it due again at `leaseUntil`
  * in case that caller dies before it records the attempt.
+ *
+ * An endpoint that fails is **held** (`hold`): the events dispatched meanwhile make no delivery for it, so a failing
+ * endpoint costs nothing per event; it keeps its place in the order events were dispatched in. Once its hold is due,
+ * each dispatch gives it one delivery (a probe) of the next event it is owed, and waits for that probe's outcome until
+ * `probeUntil`. A succeeded attempt recorded for a held endpoint ends the failing: the events it is owed are then
+ * given to it in batches, and once it has them all it is live again (given each event as it is dispatched). No event
+ * is given to an endpoint twice, nor skipped, whatever the number of instances.
  */
 export interface DeliveryQueue {
-  /** Dispatches up to `limit` events not dispatched yet, oldest first, with deliveries due at `at`; how many it dispatched. */
-  dispatch(at: Date, limit: number): Promise<number>;
+  /**
+   * Dispatches up to `limit` events not dispatched yet, oldest first, with deliveries due at `at` for the live
+   * endpoints; then gives the held endpoints whose hold is due what they are owed (a probe of one event while failing,
+   * a batch of up to `limit` once an attempt succeeded), each probe waiting for its outcome until `probeUntil`. How
+   * many events it dispatched.
+   */
+  dispatch(at: Date, limit: number, probeUntil: Date): Promise<number>;
+  /**
+   * Holds each enabled endpoint listed (failing) until the date given for it, keeping its place if held already: no
+   * delivery of the events dispatched from now on until then, and then one probe at a time until an attempt succeeds.
+   */
+  hold(holds: ReadonlyMap<string, Date>): Promise<void>;
   /**
    * A new delivery of one event to one endpoint, due at `at` (a replay); null, and nothing queued, while an earlier
    * replay of that event to that endpoint is pending (a delivery that `dispatch` made does not count). Of concurrent
@@ -48,10 +65,10 @@ export interface DeliveryQueue {
   /**
    * Records an attempt of a claimed delivery, and what becomes of it. Recording the same attempt again changes
    * nothing (the first record stands), and a delivery already past that attempt keeps its state. Each record stands
-   * alone: one that cannot be stored never fails another.
+   * alone: one that cannot be stored never fails another. A succeeded attempt ends its endpoint's failing (`hold`).
    */
   record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void>;
-  /** Ends the pending deliveries of an endpoint (disabled) as failed, without another attempt; how many. */
+  /** Ends the pending deliveries of an endpoint (disabled) as failed, without another attempt, and its hold; how many. */
   drop(endpointId: string): Promise<number>;
   /** The attempts made to one endpoint, newest first, each with its delivery's next attempt while it waits for one. */
   listAttempts(request: AttemptListRequest): Promise<LoggedAttempt[]>;

@@ -10,6 +10,8 @@ export interface EndpointPosition {
 export interface WebhookEndpointStore {
   create(endpoint: WebhookEndpoint): Promise<void>;
   findById(id: string): Promise<WebhookEndpoint | null>;
+  /** The endpoints of these ids that exist, in any order (a delivery round reads its endpoints at once). */
+  findByIds(ids: readonly string[]): Promise<WebhookEndpoint[]>;
   /** Oldest first (by `createdAt`, then `id`), after `after` when given. */
   list(request: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]>;
   /**

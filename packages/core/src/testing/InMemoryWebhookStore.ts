@@ -3,6 +3,7 @@ import type { AttemptListRequest, ClaimRequest, DeliveryOutcome, DeliveryQueue }
 import type { EndpointPosition, WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { PurgedHistory, WebhookHistory } from '../ports/WebhookHistory.js';
 import type { Delivery, DeliveryAttempt, LoggedAttempt } from '../webhooks/Delivery.js';
+import type { PetEventType } from '../events/PetEvent.js';
 import type { WebhookEndpoint } from '../webhooks/WebhookEndpoint.js';
 
 interface StoredDelivery extends Delivery {
@@ -10,6 +11,13 @@ interface StoredDelivery extends Delivery {
   dueAt: number;
   /** Queued by `enqueue` (a resend), not by `dispatch`. */
   replay: boolean;
+}
+
+/** A held endpoint (DeliveryQueue.hold): `position` is the dispatch number of the last event it was given. */
+interface Hold {
+  position: number;
+  failing: boolean;
+  dueAt: number;
 }
 
 const positionKey = (p: { at: Date; id: string }) => `${p.at.getTime().toString().padStart(15, '0')}${p.id}`;
@@ -27,6 +35,9 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   /** Each attempt with the retry its outcome scheduled (epoch ms), if any. */
   private attempts: (DeliveryAttempt & { retryAt: number | null })[] = [];
   private readonly dispatched = new Set<string>();
+  /** The dispatched events in the order they were dispatched: the first has number 1. */
+  private readonly dispatchOrder: { id: string; type: PetEventType }[] = [];
+  private readonly holds = new Map<string, Hold>();
   private lastDeliveryId = 0;
 
   constructor(private readonly events: ForgettingEventLog) {}
@@ -38,6 +49,13 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   async findById(id: string): Promise<WebhookEndpoint | null> {
     const endpoint = this.endpoints.get(id);
     return endpoint ? structuredClone(endpoint) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<WebhookEndpoint[]> {
+    return ids.flatMap((id) => {
+      const endpoint = this.endpoints.get(id);
+      return endpoint ? [structuredClone(endpoint)] : [];
+    });
   }
 
   async list({ after, limit }: { after: EndpointPosition | null; limit: number }): Promise<WebhookEndpoint[]> {
@@ -61,12 +79,13 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   }
 
   async drop(endpointId: string): Promise<number> {
+    this.holds.delete(endpointId);
     const pending = this.deliveries.filter((d) => d.endpointId === endpointId && d.state === 'pending');
     for (const delivery of pending) delivery.state = 'failed';
     return pending.length;
   }
 
-  async dispatch(at: Date, limit: number): Promise<number> {
+  async dispatch(at: Date, limit: number, probeUntil: Date): Promise<number> {
     const all = await this.events.listEvents({ before: null, limit: Number.MAX_SAFE_INTEGER });
     const waiting = all
       .filter((e) => !this.dispatched.has(e.id))
@@ -74,11 +93,39 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
       .slice(0, limit);
     for (const event of waiting) {
       this.dispatched.add(event.id);
+      this.dispatchOrder.push({ id: event.id, type: event.type });
       for (const endpoint of this.endpoints.values()) {
-        if (!endpoint.disabled && endpoint.eventTypes.includes(event.type)) this.add(event.id, endpoint.id, at);
+        if (!endpoint.disabled && endpoint.eventTypes.includes(event.type) && !this.holds.has(endpoint.id)) this.add(event.id, endpoint.id, at);
       }
     }
+    this.giveHeldTheirDue(at, limit, probeUntil);
     return waiting.length;
+  }
+
+  async hold(holds: ReadonlyMap<string, Date>): Promise<void> {
+    for (const [endpointId, until] of holds) {
+      const endpoint = this.endpoints.get(endpointId);
+      if (!endpoint || endpoint.disabled) continue;
+      const hold = this.holds.get(endpointId) ?? { position: this.dispatchOrder.length, failing: true, dueAt: 0 };
+      this.holds.set(endpointId, { ...hold, failing: true, dueAt: until.getTime() });
+    }
+  }
+
+  private giveHeldTheirDue(at: Date, limit: number, probeUntil: Date): void {
+    const head = this.dispatchOrder.length;
+    for (const [endpointId, hold] of this.holds) {
+      const endpoint = this.endpoints.get(endpointId);
+      if (!endpoint || endpoint.disabled || hold.dueAt > at.getTime()) continue;
+      const owed = this.dispatchOrder
+        .map((event, index) => ({ ...event, number: index + 1 }))
+        .filter((event) => event.number > hold.position && endpoint.eventTypes.includes(event.type))
+        .slice(0, hold.failing ? 1 : limit);
+      for (const event of owed) this.add(event.id, endpointId, at);
+      const full = owed.length === (hold.failing ? 1 : limit);
+      hold.position = full ? owed.at(-1)!.number : head;
+      if (hold.failing && owed.length > 0) hold.dueAt = probeUntil.getTime();
+      if (!hold.failing && hold.position === head) this.holds.delete(endpointId);
+    }
   }
 
   async enqueue(eventId: string, endpointId: string, at: Date): Promise<Delivery | null> {
@@ -109,6 +156,8 @@ export class InMemoryWebhookStore implements WebhookEndpointStore, DeliveryQueue
   async record(attempt: DeliveryAttempt, outcome: DeliveryOutcome): Promise<void> {
     if (this.attempts.some((a) => a.id === attempt.id)) return;
     this.attempts.push({ ...attempt, retryAt: outcome.state === 'pending' ? outcome.nextAttemptAt.getTime() : null });
+    const hold = this.holds.get(attempt.endpointId);
+    if (attempt.succeeded && hold) Object.assign(hold, { failing: false, dueAt: 0 });
     const delivery = this.deliveries.find((d) => d.id === attempt.deliveryId);
     if (!delivery || delivery.attempts >= attempt.attempt) return;
     delivery.attempts = attempt.attempt;

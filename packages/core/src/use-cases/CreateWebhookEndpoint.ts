@@ -1,5 +1,6 @@
 import type { AuditActor } from '../access/AuditEvent.js';
 import type { Clock } from '../ports/Clock.js';
+import type { DeliveryQueue } from '../ports/DeliveryQueue.js';
 import type { WebhookEndpointStore } from '../ports/WebhookEndpointStore.js';
 import type { WebhookTargets } from '../ports/WebhookTargets.js';
 import { parseWebhookSettings } from '../webhooks/parseWebhookSettings.js';
@@ -15,12 +16,15 @@ import type { WebhookAudit } from './WebhookAudit.js';
 
 /**
  * Adds a webhook endpoint (`url`, `eventTypes`, `description`) and answers its signing secret: the only time it is
- * shown. The URL must be a safe target. Audited as `webhook.created`.
+ * shown. The URL must be a safe target. Audited as `webhook.created`. A new endpoint starts held (DeliveryQueue.hold):
+ * its first delivery is a probe, and it gets each event as it is dispatched once one attempt has succeeded, so that
+ * endpoints that never answer cost nothing per event from the start.
  */
 export class CreateWebhookEndpoint {
   constructor(
     private readonly store: WebhookEndpointStore,
     private readonly targets: WebhookTargets,
+    private readonly deliveries: DeliveryQueue,
     private readonly audit: WebhookAudit,
     private readonly clock: Clock,
   ) {}
@@ -43,6 +47,7 @@ export class CreateWebhookEndpoint {
       version: 1,
     };
     await this.store.create(endpoint);
+    await this.deliveries.hold(new Map([[endpoint.id, now]]));
     await this.audit.record(now, actor, 'webhook.created', null, endpoint);
     return { endpoint: viewOfEndpoint(endpoint), secret: endpoint.secret };
   }

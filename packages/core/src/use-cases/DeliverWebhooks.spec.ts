@@ -110,12 +110,12 @@ describe('DeliverWebhooks', () => {
       ports.clock.advance(10_000);
     }
     const attempts = await attemptsTo(endpoint.id);
-    // One attempt at a time while it fails: the first delivery's three, the second's first two.
+    // One attempt at a time while it fails, the second event a probe once the endpoint was held: the first
+    // delivery's three attempts, the second's first.
     expect(attempts.map((a) => [a.deliveryId, a.attempt])).toEqual([
       [1, 3],
-      [2, 2],
-      [1, 2],
       [2, 1],
+      [1, 2],
       [1, 1],
     ]);
     expect(attempts[0]!.responseBody).toHaveLength(1024);
@@ -202,6 +202,30 @@ describe('DeliverWebhooks', () => {
     expect((await deliver()).attempts).toEqual([expect.objectContaining({ endpointId: slow.endpoint.id, succeeded: true })]);
   });
 
+  it('holds an endpoint whose attempts last longer than a second: no deliveries of new events until it answers', async () => {
+    const { endpoint } = await store.createWebhookEndpoint.execute({ url }, 'cli');
+    await store.createPet.execute({ name: 'Rex', categoryId: 1 });
+    await deliver();
+    await deliver();
+    const answering: (() => void)[] = [];
+    ports.webhookSender.answer = () => new Promise((resolve) => answering.push(() => resolve(answers.delivered(200))));
+    await store.createPet.execute({ name: 'Max', categoryId: 1 });
+    const slow = await store.deliverWebhooks.execute();
+    expect(slow.started).toHaveLength(1);
+    ports.clock.advance(1_000);
+    await store.deliverWebhooks.execute();
+    for (const name of ['Kit', 'Tom']) await store.createPet.execute({ name, categoryId: 1 });
+    expect((await store.deliverWebhooks.execute()).started).toEqual([]);
+    expect(await ports.deliveries.backlog()).toMatchObject({ pending: 1 });
+    answering.splice(0).forEach((answer) => answer());
+    ports.webhookSender.answer = () => answers.delivered(200);
+    await Promise.all(slow.started);
+    expect((await deliver()).attempts).toHaveLength(2);
+    const names = ports.webhookSender.requests.map((r) => (JSON.parse(r.body) as { data: { name: string } }).data.name);
+    expect(names).toEqual(['Rex', 'Max', 'Kit', 'Tom']);
+    expect(await attemptsTo(endpoint.id)).toHaveLength(4);
+  });
+
   it('serves a healthy endpoint first whatever the number of failing ones, and pauses those that fail', async () => {
     const many = createPetStore(ports, { delivery: { retryDelaysMs: [100_000], random: () => 0.5 } });
     for (let i = 0; i < 500; i++) await many.createWebhookEndpoint.execute({ url: `${url}/dead/${i}` }, 'cli');
@@ -232,6 +256,11 @@ describe('DeliverWebhooks', () => {
       expect.objectContaining({ endpointId: healthy.endpoint.id, succeeded: true }),
     ]);
     expect(hung).toHaveLength(0);
+    // Held while they fail: the changes of their pause make no deliveries for them, only for the healthy one.
+    for (let i = 0; i < 10; i++) await many.createPet.execute({ name: `Pet ${i}`, categoryId: 1 });
+    for (let round = 0; round < 4; round++) await deliver(many);
+    expect(await attemptsTo(healthy.endpoint.id)).toHaveLength(13);
+    expect(await ports.deliveries.backlog()).toMatchObject({ pending: 500 });
     ports.clock.advance(1_000);
     await many.deliverWebhooks.execute();
     await settle();

@@ -23,6 +23,11 @@ export interface DeliveryOptions {
   maxInFlight?: number;
   /** Each endpoint's share of the work (EndpointShares); its pauses are at most the retry schedule's waits by default. */
   shares?: ShareOptions;
+  /**
+   * An attempt under way for longer than this (default 1 s) holds its endpoint until the attempt's deadline, as a
+   * failure does: an endpoint that hangs, or is slow, gets no deliveries of new events meanwhile.
+   */
+  slowAfterMs?: number;
   /** In [0, 1): the jitter's randomness. */
   random?: () => number;
 }
@@ -64,6 +69,13 @@ export class DeliverWebhooks {
   private readonly maxInFlight: number;
   private readonly random: () => number;
   private readonly shares: EndpointShares;
+  private readonly slowAfterMs: number;
+  /** The attempts under way that have not held their endpoint yet, and when each started. */
+  private readonly underway = new Map<Delivery, number>();
+  /** The endpoints to hold at the next round (DeliveryQueue.hold), until when: those of failed or slow attempts. */
+  private readonly toHold = new Map<string, Date>();
+  /** The last holds sent: a success is recorded after them, so that the hold of a slow attempt never outlives its success. */
+  private holding: Promise<unknown> = Promise.resolve();
   private inFlight = 0;
 
   constructor(
@@ -83,6 +95,7 @@ export class DeliverWebhooks {
     this.batchSize = options.batchSize ?? 50;
     this.maxInFlight = options.maxInFlight ?? 1_000;
     this.random = options.random ?? Math.random;
+    this.slowAfterMs = options.slowAfterMs ?? 1_000;
     // A failing endpoint's pause never outlasts what its deliveries' own schedule waits.
     const longest = Math.max(...this.delays, 0);
     this.shares = new EndpointShares(
@@ -97,7 +110,10 @@ export class DeliverWebhooks {
   async execute(): Promise<DeliveryRound> {
     const { queue, clock } = this.ports;
     const now = clock.now();
-    const dispatched = await queue.dispatch(now, this.batchSize);
+    const leaseUntil = new Date(now.getTime() + 2 * this.timeoutMs + 1_000);
+    await this.holdFailingEndpoints(now);
+    // A held endpoint's probe is out until its lease ends: its outcome holds the endpoint again, or ends the failing.
+    const dispatched = await queue.dispatch(now, this.batchSize, leaseUntil);
     // Each endpoint's share bounds what one endpoint gets; a claim takes all the shares allow, so that a healthy
     // endpoint is not left for later rounds behind hundreds of others' first attempts.
     const limit = this.maxInFlight - this.inFlight;
@@ -106,21 +122,30 @@ export class DeliverWebhooks {
       limit > 0
         ? await queue.claim({
             now,
-            leaseUntil: new Date(now.getTime() + 2 * this.timeoutMs + 1_000),
+            leaseUntil,
             limit,
             perEndpoint: this.shares.perEndpoint,
             slots,
           })
         : [];
-    // Read once per round: an event goes to several endpoints, an endpoint gets several events; the events in one read.
-    const endpoints = new Map<string, Promise<WebhookEndpoint | null>>();
-    const events = claimed.length === 0 ? Promise.resolve([]) : this.ports.events.findEvents([...new Set(claimed.map((d) => d.eventId))]);
+    // Read once per round, each in one read: an event goes to several endpoints, an endpoint gets several events.
+    const read = <T extends { id: string }>(ids: string[], find: (ids: string[]) => Promise<T[]>) =>
+      ids.length === 0 ? Promise.resolve(new Map<string, T>()) : find([...new Set(ids)]).then((found) => new Map(found.map((x) => [x.id, x])));
+    const endpoints = read(
+      claimed.map((d) => d.endpointId),
+      (ids) => this.ports.endpoints.findByIds(ids),
+    );
+    const events = read(
+      claimed.map((d) => d.eventId),
+      (ids) => this.ports.events.findEvents(ids),
+    );
     const lookups: Lookups = {
-      endpoint: (id) => endpoints.get(id) ?? endpoints.set(id, this.ports.endpoints.findById(id)).get(id)!,
-      event: async (id) => (await events).find((event) => event.id === id) ?? null,
+      endpoint: async (id) => (await endpoints).get(id) ?? null,
+      event: async (id) => (await events).get(id) ?? null,
     };
     const started = claimed.map((delivery) => {
       this.inFlight += 1;
+      this.underway.set(delivery, now.getTime());
       this.shares.started(delivery.endpointId);
       let result: DeliveryResult | null = null;
       return this.observer
@@ -131,10 +156,31 @@ export class DeliverWebhooks {
         })
         .finally(() => {
           this.inFlight -= 1;
-          this.shares.ended(delivery.endpointId, result, this.ports.clock.now());
+          this.underway.delete(delivery);
+          const pausedUntil = this.shares.ended(delivery.endpointId, result, this.ports.clock.now());
+          // A failing endpoint gets no deliveries of new events meanwhile: it costs nothing per event however many fail.
+          if (pausedUntil) this.toHold.set(delivery.endpointId, pausedUntil);
+          else if (result === 'delivered') this.toHold.delete(delivery.endpointId);
         });
     });
     return { dispatched, started, more: dispatched === this.batchSize || claimed.length === limit };
+  }
+
+  /**
+   * Holds, all at once before the round dispatches, the endpoints whose attempts failed since the last round (until
+   * their pause ends) and those of attempts under way for longer than `slowAfterMs` (until the attempt's deadline).
+   */
+  private async holdFailingEndpoints(now: Date): Promise<void> {
+    for (const [delivery, startedAt] of this.underway) {
+      if (now.getTime() - startedAt < this.slowAfterMs) continue;
+      this.underway.delete(delivery);
+      if (!this.toHold.has(delivery.endpointId)) this.toHold.set(delivery.endpointId, new Date(startedAt + this.timeoutMs));
+    }
+    if (this.toHold.size === 0) return;
+    const holds = new Map(this.toHold);
+    this.toHold.clear();
+    this.holding = this.ports.queue.hold(holds);
+    await this.holding;
   }
 
   private async attempt(delivery: Delivery, lookups: Lookups): Promise<{ attempt: DeliveryAttempt; result: DeliveryResult | null }> {
@@ -175,6 +221,7 @@ export class DeliverWebhooks {
     const retryAt = result === 'retry' ? nextAttemptAt(ended, number, this.delays, this.random) : null;
     const outcome: DeliveryOutcome =
       result === 'delivered' ? { state: 'succeeded' } : retryAt ? { state: 'pending', nextAttemptAt: retryAt } : { state: 'failed' };
+    await this.holding.catch(() => {});
     await queue.record(attempt, outcome);
     if (endpoint && result !== null && result !== 'delivered' && !retryAt) await this.disable(endpoint, result === 'refused' ? 'gone' : 'failing');
     return { attempt, result };

@@ -12,7 +12,7 @@ import type { WebhookAudit } from './WebhookAudit.js';
 
 /**
  * Changes an endpoint's `url` (a safe target), `eventTypes`, `description` or `disabled` (enabling it again clears why
- * it was disabled; disabling it ends its pending deliveries). Audited as `webhook.updated` with each changed field.
+ * it was disabled and starts it held, as a new endpoint is; disabling it ends its pending deliveries). Audited as `webhook.updated` with each changed field.
  */
 export class UpdateWebhookEndpoint {
   constructor(
@@ -34,6 +34,7 @@ export class UpdateWebhookEndpoint {
     });
     await this.audit.record(this.clock.now(), actor, 'webhook.updated', before, after);
     if (after.disabled && !before.disabled) await this.deliveries.drop(id);
+    if (!after.disabled && before.disabled) await this.deliveries.hold(new Map([[id, this.clock.now()]]));
     return viewOfEndpoint(after);
   }
 }

@@ -10,6 +10,7 @@ import { PetEvents1764403200000 } from './PetEvents1764403200000.js';
 import { PetVersion1764316800000 } from './PetVersion1764316800000.js';
 import { ResendsMarked1764748800000 } from './ResendsMarked1764748800000.js';
 import { RateLimitBans1764230400000 } from './RateLimitBans1764230400000.js';
+import { WebhookHolds1764705600000 } from './WebhookHolds1764705600000.js';
 import { Webhooks1764489600000 } from './Webhooks1764489600000.js';
 
 /** Every migration, oldest first. */
@@ -26,5 +27,6 @@ export const migrations = [
   AttemptsByAge1764662400000,
   AttemptRetryTimes1764687600000,
   LimitedRequestsPerDay1764691200000,
+  WebhookHolds1764705600000,
   ResendsMarked1764748800000,
 ];

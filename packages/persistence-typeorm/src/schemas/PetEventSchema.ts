@@ -20,6 +20,8 @@ export interface PetEventRow {
   before_status: string | null;
   /** Turned into deliveries already (TypeOrmWebhookStore.dispatch). */
   dispatched: boolean;
+  /** Its place in the order events were dispatched in (webhookDispatch.ts); null before. */
+  dispatch_seq: number | null;
 }
 
 export const PET_EVENT_ENTITY = 'PetstorePetEvent';
@@ -41,10 +43,12 @@ export function petEventSchema(dialect: Dialect): EntitySchema<PetEventRow> {
       before_category_id: int64(dialect, { nullable: true }),
       before_status: { type: 'text', nullable: true },
       dispatched: { type: 'boolean', default: false },
+      dispatch_seq: int64(dialect, { nullable: true }),
     },
     indices: [
       { name: 'idx_pet_events_at_id', columns: ['at_ms', 'id'] },
       { name: 'idx_pet_events_dispatched', columns: ['dispatched', 'at_ms', 'id'] },
+      { name: 'idx_pet_events_dispatch_seq', columns: ['dispatch_seq'] },
     ],
   });
 }

@@ -47,9 +47,25 @@ export interface WebhookAttemptRow {
   next_attempt_at_ms: number | null;
 }
 
+/** The one row of `webhook_dispatch_head`: the number of the last event dispatched (webhookDispatch.ts). */
+export interface WebhookDispatchHeadRow {
+  id: number;
+  seq: number;
+}
+
+/** A row of `webhook_endpoint_holds`: a failing endpoint held out of the dispatch, at its place (`position`). */
+export interface WebhookEndpointHoldRow {
+  endpoint_id: string;
+  position: number;
+  failing: boolean;
+  due_at_ms: number;
+}
+
 export const WEBHOOK_ENDPOINT_ENTITY = 'PetstoreWebhookEndpoint';
 export const WEBHOOK_DELIVERY_ENTITY = 'PetstoreWebhookDelivery';
 export const WEBHOOK_ATTEMPT_ENTITY = 'PetstoreWebhookAttempt';
+const WEBHOOK_DISPATCH_HEAD_ENTITY = 'PetstoreWebhookDispatchHead';
+const WEBHOOK_ENDPOINT_HOLD_ENTITY = 'PetstoreWebhookEndpointHold';
 
 export function webhookEndpointSchema(dialect: Dialect): EntitySchema<WebhookEndpointRow> {
   return new EntitySchema<WebhookEndpointRow>({
@@ -114,5 +130,27 @@ export function webhookAttemptSchema(dialect: Dialect): EntitySchema<WebhookAtte
       { name: 'idx_webhook_attempts_endpoint', columns: ['endpoint_id', 'at_ms', 'id'] },
       { name: 'idx_webhook_attempts_at', columns: ['at_ms'] },
     ],
+  });
+}
+
+export function webhookDispatchHeadSchema(dialect: Dialect): EntitySchema<WebhookDispatchHeadRow> {
+  return new EntitySchema<WebhookDispatchHeadRow>({
+    name: WEBHOOK_DISPATCH_HEAD_ENTITY,
+    tableName: 'webhook_dispatch_head',
+    columns: { id: { type: 'integer', primary: true }, seq: int64(dialect) },
+  });
+}
+
+export function webhookEndpointHoldSchema(dialect: Dialect): EntitySchema<WebhookEndpointHoldRow> {
+  return new EntitySchema<WebhookEndpointHoldRow>({
+    name: WEBHOOK_ENDPOINT_HOLD_ENTITY,
+    tableName: 'webhook_endpoint_holds',
+    columns: {
+      endpoint_id: { type: 'text', primary: true },
+      position: int64(dialect),
+      failing: { type: 'boolean' },
+      due_at_ms: int64(dialect),
+    },
+    indices: [{ name: 'idx_webhook_endpoint_holds_due', columns: ['due_at_ms'] }],
   });
 }

@@ -7,7 +7,13 @@ import { keyLastUseSchema, keyUsageDaySchema } from './KeyUsageSchemas.js';
 import { petEventSchema } from './PetEventSchema.js';
 import { petSchema } from './PetSchema.js';
 import { rateLimitBanSchema } from './RateLimitBanSchema.js';
-import { webhookAttemptSchema, webhookDeliverySchema, webhookEndpointSchema } from './WebhookSchemas.js';
+import {
+  webhookAttemptSchema,
+  webhookDeliverySchema,
+  webhookDispatchHeadSchema,
+  webhookEndpointHoldSchema,
+  webhookEndpointSchema,
+} from './WebhookSchemas.js';
 
 /**
  * Every table of the pet store as TypeORM entity schemas, for a DataSource on `dialect`: add them (and `migrations`)
@@ -27,5 +33,7 @@ export function petstoreEntities(dialect: Dialect): EntitySchema[] {
     webhookEndpointSchema(dialect),
     webhookDeliverySchema(dialect),
     webhookAttemptSchema(dialect),
+    webhookDispatchHeadSchema(dialect),
+    webhookEndpointHoldSchema(dialect),
   ] as EntitySchema[];
 }

@@ -12,6 +12,7 @@ export const EVERY_MIGRATION = [
   'AttemptsByAge1764662400000',
   'AttemptRetryTimes1764687600000',
   'LimitedRequestsPerDay1764691200000',
+  'WebhookHolds1764705600000',
   'ResendsMarked1764748800000',
 ];
 

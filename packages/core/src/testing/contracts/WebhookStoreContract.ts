@@ -59,6 +59,11 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     });
     const t0 = new Date('2026-06-01T12:00:00Z');
     const later = (ms: number) => new Date(t0.getTime() + ms);
+    // A probe awaits its outcome for a minute.
+    const dispatch = (at: Date, limit: number) => h.queue.dispatch(at, limit, new Date(at.getTime() + 60_000));
+    const succeeded = (delivery: Delivery, at: Date) =>
+      h.queue.record(anAttempt(delivery, at, { statusCode: 204, error: null, responseBody: '', succeeded: true }), { state: 'succeeded' });
+    const hold = (endpointId: string, until: Date) => h.queue.hold(new Map([[endpointId, until]]));
     const claim = (now: Date, leaseUntil: Date, limit: number, share: Partial<ClaimRequest> = {}) =>
       h.queue.claim({ now, leaseUntil, limit, perEndpoint: 100, slots: new Map(), ...share });
 
@@ -71,6 +76,9 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       for (const endpoint of [c, a, b]) await h.endpoints.create(endpoint);
       expect(await h.endpoints.findById(b.id)).toEqual(b);
       expect(await h.endpoints.findById('we_ffffffffffffffff')).toBeNull();
+      const found = await h.endpoints.findByIds([c.id, 'we_ffffffffffffffff', a.id]);
+      expect(found.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([a, c]);
+      expect(await h.endpoints.findByIds([])).toEqual([]);
       expect(await h.endpoints.list({ after: null, limit: 2 })).toEqual([a, b]);
       expect(await h.endpoints.list({ after: { at: b.createdAt, id: b.id }, limit: 2 })).toEqual([c]);
       const changed = { ...a, url: 'https://elsewhere.example.com/', disabled: true, disabledReason: 'gone' as const };
@@ -101,8 +109,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const rex = await h.pets.create(aPetDraft());
       await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() });
       expect(await h.queue.backlog()).toEqual({ pending: 0, undispatched: 2, oldestDueAt: expect.any(Date) });
-      expect(await h.queue.dispatch(t0, 10)).toBe(2);
-      expect(await h.queue.dispatch(t0, 10)).toBe(0);
+      expect(await dispatch(t0, 10)).toBe(2);
+      expect(await dispatch(t0, 10)).toBe(0);
       const claimed = await claim(t0, later(60_000), 10);
       expect(claimed.map((d) => d.endpointId).sort()).toEqual([all.id, all.id, updatesOnly.id].sort());
       expect(claimed.every((d) => d.attempts === 0 && /^evt_/.test(d.eventId))).toBe(true);
@@ -113,7 +121,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
       await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       const [delivery] = await claim(t0, later(30_000), 10);
       expect(await claim(later(29_999), later(60_000), 10)).toEqual([]);
       expect(await claim(later(30_000), later(60_000), 10)).toEqual([delivery]);
@@ -141,7 +149,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       await h.endpoints.create(endpoint);
       await h.pets.create(aPetDraft());
       await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       const [first, second] = await claim(t0, later(1000), 10);
       await h.queue.record(anAttempt(first!, t0, { statusCode: 204, error: null, responseBody: '', succeeded: true }), { state: 'succeeded' });
       const replay = await h.queue.enqueue(first!.eventId, endpoint.id, later(5000));
@@ -155,7 +163,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
       await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       // The event's first delivery, claimed and still pending, does not count.
       const [first] = await claim(t0, later(30_000), 10);
       const replays = await Promise.all(Array.from({ length: 100 }, () => h.queue.enqueue(first!.eventId, endpoint.id, later(1000))));
@@ -173,8 +181,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('never hands one delivery, or dispatches one event, to two concurrent callers', async () => {
       for (let i = 0; i < 3; i++) await h.endpoints.create(anEndpoint());
       await Promise.all(Array.from({ length: 20 }, () => h.pets.create(aPetDraft())));
-      const dispatched = await Promise.all(Array.from({ length: 5 }, () => h.queue.dispatch(t0, 7)));
-      expect(dispatched.reduce((a, b) => a + b, 0) + (await h.queue.dispatch(t0, 100))).toBe(20);
+      const dispatched = await Promise.all(Array.from({ length: 5 }, () => dispatch(t0, 7)));
+      expect(dispatched.reduce((a, b) => a + b, 0) + (await dispatch(t0, 100))).toBe(20);
       const claims = await Promise.all(Array.from({ length: 6 }, () => claim(t0, later(60_000), 13)));
       const ids = claims.flat().map((d) => d.id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -184,7 +192,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const [a, b, c] = [anEndpoint(), anEndpoint(), anEndpoint()];
       for (const endpoint of [a, b, c]) await h.endpoints.create(endpoint);
       for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       // Three deliveries due per endpoint; b may have two, c none (paused), the others one each.
       const shares = {
         perEndpoint: 1,
@@ -206,7 +214,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       await h.endpoints.create(endpoint);
       await h.pets.create(aPetDraft());
       await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       const [one, two] = await claim(t0, later(30_000), 10);
       const delivered = anAttempt(one!, t0, { statusCode: 200, error: null, responseBody: 'ok', succeeded: true });
       await h.queue.record(delivered, { state: 'succeeded' });
@@ -228,7 +236,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
       for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       const [bad, good, other] = await claim(t0, later(30_000), 10);
       const retry = { state: 'pending', nextAttemptAt: later(1000) } as const;
       // Text no PostgreSQL text column holds (the core makes it storable first: storableText).
@@ -253,7 +261,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
       for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       const [retried, waiting, abandoned] = await claim(t0, later(30_000), 10);
       await h.queue.record(anAttempt(retried!, t0), { state: 'pending', nextAttemptAt: later(5000) });
       await h.queue.record(anAttempt(waiting!, t0), { state: 'pending', nextAttemptAt: later(6000) });
@@ -292,9 +300,100 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const [kept, dropped] = [anEndpoint(), anEndpoint()];
       for (const endpoint of [kept, dropped]) await h.endpoints.create(endpoint);
       for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft());
-      await h.queue.dispatch(t0, 10);
+      await dispatch(t0, 10);
       expect(await h.queue.drop(dropped.id)).toBe(2);
       expect((await claim(t0, later(30_000), 10)).map((d) => d.endpointId)).toEqual([kept.id, kept.id]);
+    });
+
+    it('gives a held endpoint no event until its hold is due, then one probe at a time, then what it is owed in batches once one succeeded', async () => {
+      const [live, held] = [anEndpoint(), anEndpoint()];
+      for (const endpoint of [live, held]) await h.endpoints.create(endpoint);
+      await hold(held.id, later(10_000));
+      for (let i = 0; i < 5; i++) await h.pets.create(aPetDraft({ name: `Pet ${i}` }));
+      const given: Delivery[] = [];
+      const claimAll = async (at: Date) => {
+        const claimed = await claim(at, later(1_000_000), 100);
+        given.push(...claimed.filter((d) => d.endpointId === held.id));
+        return claimed;
+      };
+      expect(await dispatch(t0, 10)).toBe(5);
+      expect((await claimAll(t0)).map((d) => d.endpointId)).toEqual(Array(5).fill(live.id));
+      await dispatch(later(9_999), 10);
+      expect(await claimAll(later(9_999))).toEqual([]);
+      // Due: one probe, the first event it is owed, and nothing more while that probe is out.
+      await dispatch(later(10_000), 10);
+      const [probe] = await claimAll(later(10_000));
+      await dispatch(later(10_001), 10);
+      expect(await claimAll(later(10_001))).toEqual([]);
+      // The probe failed: held again, its place kept; the next probe is the next event.
+      await h.queue.record(anAttempt(probe!, later(10_001)), { state: 'pending', nextAttemptAt: later(5_000_000) });
+      await hold(held.id, later(20_000));
+      await dispatch(later(19_999), 10);
+      expect(await claimAll(later(19_999))).toEqual([]);
+      await dispatch(later(20_000), 10);
+      const [second] = await claimAll(later(20_000));
+      // It answered: what it is owed comes in batches (here of 2), then it gets each event as it is dispatched.
+      await succeeded(second!, later(20_001));
+      await dispatch(later(20_001), 2);
+      expect(await claimAll(later(20_001))).toHaveLength(2);
+      await dispatch(later(20_002), 2);
+      expect(await claimAll(later(20_002))).toHaveLength(1);
+      await h.pets.create(aPetDraft({ name: 'Last' }));
+      expect(await dispatch(later(20_003), 2)).toBe(1);
+      expect((await claimAll(later(20_003))).map((d) => d.endpointId).sort()).toEqual([live.id, held.id].sort());
+      const events = (await claim(later(1_000_000), later(2_000_000), 100)).filter((d) => d.endpointId === live.id).map((d) => d.eventId);
+      expect(given.map((d) => d.eventId)).toEqual(events.sort((a, b) => (a < b ? -1 : 1)));
+    });
+
+    it('holds only enabled endpoints, keeps the place of one held already, and drops the hold with its deliveries', async () => {
+      const [held, disabled] = [anEndpoint(), anEndpoint({ disabled: true, disabledReason: 'manual' })];
+      for (const endpoint of [held, disabled]) await h.endpoints.create(endpoint);
+      await hold(held.id, t0);
+      await hold(disabled.id, t0);
+      await hold('we_ffffffffffffffff', t0);
+      await h.pets.create(aPetDraft({ name: 'One' }));
+      await h.pets.create(aPetDraft({ name: 'Two' }));
+      await dispatch(t0, 10);
+      const [probe] = await claim(t0, later(1_000_000), 10);
+      await hold(held.id, later(1_000));
+      await succeeded(probe!, later(1_000));
+      await dispatch(later(1_000), 10);
+      const [next] = await claim(later(1_000), later(1_000_000), 10);
+      expect([probe!.endpointId, next!.endpointId]).toEqual([held.id, held.id]);
+      expect(next!.eventId).not.toBe(probe!.eventId);
+      // Enabled again, the endpoint that was disabled when held is live; one whose hold was dropped too.
+      expect(await h.endpoints.save({ ...disabled, disabled: false, disabledReason: null })).toBe(true);
+      await hold(held.id, later(1_000_000));
+      await h.queue.drop(held.id);
+      await h.pets.create(aPetDraft({ name: 'Three' }));
+      await dispatch(later(2_000), 10);
+      expect((await claim(later(2_000), later(1_000_000), 10)).map((d) => d.endpointId).sort()).toEqual([held.id, disabled.id].sort());
+    });
+
+    it('gives every endpoint each event exactly once, whatever dispatches, holds and successes run at the same time', async () => {
+      const endpoints = [anEndpoint(), anEndpoint(), anEndpoint()];
+      for (const endpoint of endpoints) await h.endpoints.create(endpoint);
+      const given: Delivery[] = [];
+      const succeedAll = async (at: Date) => {
+        const claimed = await claim(at, later(1_000_000), 1_000);
+        given.push(...claimed);
+        await Promise.all(claimed.map((d) => succeeded(d, at)));
+        return claimed.length;
+      };
+      for (let round = 0; round < 6; round++) {
+        await Promise.all([
+          ...Array.from({ length: 4 }, (_, i) => h.pets.create(aPetDraft({ name: `Pet ${round}.${i}` }))),
+          dispatch(t0, 3),
+          dispatch(t0, 3),
+          h.queue.hold(new Map(endpoints.filter((_, i) => i !== round % 3).map((endpoint) => [endpoint.id, t0]))),
+          hold(endpoints[round % 3]!.id, t0),
+          succeedAll(t0),
+        ]);
+      }
+      for (let quiet = 0; quiet < 2;) quiet = (await dispatch(t0, 1_000)) + (await succeedAll(t0)) === 0 ? quiet + 1 : 0;
+      const pairs = given.map((d) => `${d.endpointId} ${d.eventId}`);
+      expect(new Set(pairs).size).toBe(pairs.length);
+      expect(pairs).toHaveLength(3 * 24);
     });
   });
 }
