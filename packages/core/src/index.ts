@@ -38,7 +38,7 @@ export {
   type PetEventType,
   type RecordedPetEvent,
 } from './events/PetEvent.js';
-export { generateEventId, isEventId } from './events/eventId.js';
+export { eventIdSuffix, generateEventId, isEventId } from './events/eventId.js';
 
 // Webhooks
 export {

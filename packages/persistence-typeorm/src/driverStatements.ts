@@ -8,7 +8,7 @@
 // inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
 // connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
 // loudly if an upgrade moves them.
-import { generateEventId, PET_STATUSES, ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
+import { eventIdSuffix, generateEventId, PET_STATUSES, ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -205,9 +205,11 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
           });
         }).immediate,
         update: db.transaction((id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => {
+          // Dated once the write lock is held: after every change that held it before, before this one commits.
+          const at = Math.max(timing.at, Date.now());
           const before = findById.get(id) as PetTuple | undefined;
-          const row = update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
-          if (row && before) recordEvent.run(generateEventId(new Date(timing.at)), 'pet.updated', timing.at, ...row, before[1], before[2], before[3]);
+          const row = update.get(...updateValues(id, expectedVersion, next, { at, requestedAt: timing.requestedAt })) as PetTuple | undefined;
+          if (row && before) recordEvent.run(generateEventId(new Date(at)), 'pet.updated', at, ...row, before[1], before[2], before[3]);
           return row;
         }).immediate,
         dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -304,24 +306,32 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
  */
 function postgresStatements(dataSource: DataSource): PetStatements {
   const plain = sql((n) => `$${n}`);
-  // Each change and its event are one statement (data-modifying WITH), so one round trip and one transaction.
+  // Each change and its event are one statement (data-modifying WITH), so one round trip and one transaction. Both
+  // are dated by PostgreSQL's clock as they write, and an event's id is made of that date ("at") and the suffix
+  // given as parameter `suffix` (eventIdSuffix).
+  const eventId = (suffix: string) => `'evt_' || lpad(to_hex("at"), 12, '0') || ${suffix}::text`;
+  const now = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
   const text = {
     ...plain,
     insert:
       `WITH "created" AS (INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text ` +
-      `WHERE ${beforeDeadline('$4')} RETURNING ${PET_COLUMNS}) ` +
-      `INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $5::text, 'pet.created', $6::bigint, ${PET_COLUMNS}, NULL, NULL, NULL FROM "created" ` +
-      'RETURNING "pet_id"',
-    // A status change is dated by PostgreSQL's clock as it writes (if later than $5), as close to its commit as can
-    // be: a request that arrives while it is under way then counts as overtaken. "before" reads the statement's
-    // snapshot, the one the update matched its version in: the row as it was just before the change.
+      `WHERE ${beforeDeadline('$4')} RETURNING ${PET_COLUMNS}, ${now} AS "at") ` +
+      `INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT ${eventId('$5')}, 'pet.created', "at", ${PET_COLUMNS}, NULL, NULL, NULL ` +
+      'FROM "created" RETURNING "pet_id"',
+    // The change first holds the pet's row ("locked", FOR UPDATE: the row as it is just before the change) and only
+    // then reads the clock ("stamp"): a change that waited for the row (another writer held it) is dated after the
+    // wait, as it commits, so a request that arrived while it waited counts as overtaken. The clock is read in
+    // "stamp" because an expression of the locking SELECT itself is evaluated before its wait.
     update:
-      `WITH "before" AS (SELECT "name", "category_id", "status" FROM "pets" WHERE "id" = $6 AND "version" = $7), "changed" AS (` +
-      plain.update
-        .replace(' RETURNING ', ` AND ${beforeDeadline('$10')} RETURNING `)
-        .replace(' ELSE $5 END', ' ELSE GREATEST($5::bigint, (extract(epoch from clock_timestamp()) * 1000)::bigint) END') +
-      `), "recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $11::text, 'pet.updated', $12::bigint, ` +
-      `c."id", c."name", c."category_id", c."status", c."version", b."name", b."category_id", b."status" FROM "changed" c, "before" b) ` +
+      `WITH "locked" AS (SELECT "name", "category_id", "status" FROM "pets" WHERE "id" = $6 AND "version" = $7 FOR UPDATE), ` +
+      `"stamp" AS MATERIALIZED (SELECT GREATEST($5::bigint, ${now}) AS "at", "name" AS "before_name", ` +
+      `"category_id" AS "before_category_id", "status" AS "before_status" FROM "locked"), ` +
+      `"changed" AS (UPDATE "pets" SET "name" = $1, "category_id" = $2, "status" = $3, "version" = "version" + 1, ` +
+      `"status_changed_at_ms" = CASE WHEN "status" = $4 THEN "status_changed_at_ms" ELSE "stamp"."at" END FROM "stamp" ` +
+      `WHERE "id" = $6 AND "version" = $7 AND ("status" = $8 OR "status_changed_at_ms" <= $9) AND ${beforeDeadline('$10')} ` +
+      `RETURNING ${PET_COLUMNS}, "at", "before_name", "before_category_id", "before_status"), ` +
+      `"recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT ${eventId('$11')}, 'pet.updated', "at", ${PET_COLUMNS}, ` +
+      `"before_name", "before_category_id", "before_status" FROM "changed") ` +
       `SELECT ${PET_COLUMNS} FROM "changed"`,
     listPages: pageReadsSql(PET_COLUMNS),
   };
@@ -331,8 +341,7 @@ function postgresStatements(dataSource: DataSource): PetStatements {
   const readPage = pageReadsPerTurn((values) => rows<NumberedPetRow>('list_pages', text.listPages, values));
   return {
     insert: async ({ name, categoryId, status }) => {
-      const at = Date.now();
-      const values = [name, categoryId, status, writeDeadline(dataSource), generateEventId(new Date(at)), at];
+      const values = [name, categoryId, status, writeDeadline(dataSource), eventIdSuffix()];
       const [row] = await rows('insert_with_event', text.insert, values);
       if (!row)
         throw new ServiceUnavailableError('database', 5, {
@@ -344,8 +353,7 @@ function postgresStatements(dataSource: DataSource): PetStatements {
     list: async (status, after, count) => ({ rows: await readPage(status, after, count) }),
     update: async (id, expectedVersion, next, timing) => {
       const deadline = writeDeadline(dataSource);
-      const eventId = generateEventId(new Date(timing.at));
-      const [row] = await rows('update_with_event', text.update, [...updateValues(id, expectedVersion, next, timing), deadline, eventId, timing.at]);
+      const [row] = await rows('update_with_event', text.update, [...updateValues(id, expectedVersion, next, timing), deadline, eventIdSuffix()]);
       // No row: another change came first, or PostgreSQL started the update after its deadline and changed nothing.
       if (!row && Date.now() >= deadline)
         throw new ServiceUnavailableError('database', 5, {

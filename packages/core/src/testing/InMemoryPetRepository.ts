@@ -39,10 +39,12 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     return Promise.resolve(page);
   }
 
-  update(id: number, expectedVersion: number, next: PetDraft, { at, requestedAt }: ChangeTiming): Promise<Pet | null> {
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
     const index = this.pets.findIndex((p) => p.id === id && p.version === expectedVersion);
     const current = this.pets[index];
     if (!current) return Promise.resolve(null);
+    const { requestedAt } = timing;
+    const at = Math.max(timing.at, this.clock.now().getTime());
     const statusChanges = next.status !== current.status;
     if (statusChanges && (this.statusChangedAt.get(id) ?? 0) > requestedAt) return Promise.resolve(null);
     if (statusChanges) this.statusChangedAt.set(id, at);

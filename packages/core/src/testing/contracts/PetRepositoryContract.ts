@@ -147,6 +147,21 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       expect(await repository.update(rex!.id, 3, { ...aPetDraft(), status: 'sold' }, tick())).toMatchObject({ status: 'sold', version: 4 });
     });
 
+    it('dates a status change as it is written, not as it was decided: a request that arrived in between is refused', async () => {
+      const [rex] = await createMany(1);
+      const decided = Date.now();
+      await afterNow();
+      const arrived = Date.now();
+      await afterNow();
+      // Decided before the second request arrived, written after it (it waited for a lock meanwhile).
+      expect(await repository.update(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, { at: decided, requestedAt: decided })).toMatchObject({
+        version: 2,
+      });
+      const [event] = await events.listEvents({ before: null, limit: 1 });
+      expect(event!.at.getTime()).toBeGreaterThan(arrived);
+      expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: arrived })).toBeNull();
+    });
+
     it('lets exactly one of concurrent updates from the same version succeed', async () => {
       const [rex] = await createMany(1);
       const results = await Promise.all(
@@ -191,6 +206,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
         const [event, ...others] = await everyEvent();
         expect(others).toEqual([]);
         expect(event).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{28}$/), type: 'pet.created', at: expect.any(Date), pet: rex });
+        expect(event!.id.slice(4, 16)).toBe(event!.at.getTime().toString(16).padStart(12, '0'));
         expect(event!.at.getTime()).toBeGreaterThanOrEqual(before - 1000);
         expect(event!.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
         expect(await events.findEvents([event!.id, 'evt_0000000000000000000000000000'])).toEqual([event]);
@@ -205,10 +221,14 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
         expect(event).toEqual({
           id: expect.stringMatching(/^evt_[0-9a-f]{28}$/),
           type: 'pet.updated',
-          at: new Date(timing.at),
+          at: expect.any(Date),
           pet: updated,
           previous: { categoryId: 7, status: 'available' },
         });
+        // Dated as it was written: not before the time it was decided, and by now.
+        expect(event!.at.getTime()).toBeGreaterThanOrEqual(timing.at);
+        expect(event!.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+        expect(event!.id.slice(4, 16)).toBe(event!.at.getTime().toString(16).padStart(12, '0'));
       });
 
       it('records nothing for a refused update: a stale version, an unknown pet, a status changed in flight', async () => {
