@@ -26,13 +26,15 @@ export { encodePetCursor } from './pet/PetCursor.js';
 
 // Events
 export {
+  eventsOfCreate,
+  eventsOfUpdate,
   isPetEventType,
   payloadOf,
-  petCreatedEvent,
   petEventOf,
-  petUpdatedEvent,
   PET_EVENT_TYPES,
   previousValues,
+  recordedEventOf,
+  type PetChangeEvent,
   type PetEvent,
   type PetEventPayload,
   type PetEventType,

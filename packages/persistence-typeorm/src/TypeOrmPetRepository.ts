@@ -1,4 +1,4 @@
-import type { ChangeTiming, Pet, PetDraft, PetListRequest, PetPage, PetRepository, PetStatus } from '@petstore/core';
+import type { ChangeTiming, Pet, PetChangeEvent, PetDraft, PetListRequest, PetPage, PetRepository, PetStatus } from '@petstore/core';
 import type { DataSource } from 'typeorm';
 import { petStatements, type PetStatements, type PetTuple } from './driverStatements.js';
 import type { StatementObserver } from './StatementObserver.js';
@@ -35,9 +35,9 @@ export class TypeOrmPetRepository implements PetRepository {
     this.statements = petStatements(dataSource, options.statements, options.keptListingRows);
   }
 
-  async create(draft: PetDraft): Promise<Pet> {
+  async create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet> {
     try {
-      return { id: toSafeInteger(await this.statements.insert(draft)), ...draft, version: 1 };
+      return { id: toSafeInteger(await this.statements.insert(draft, events)), ...draft, version: 1 };
     } catch (error) {
       translateDatabaseError(error);
     }
@@ -53,10 +53,10 @@ export class TypeOrmPetRepository implements PetRepository {
     return row ? toPet(row) : null;
   }
 
-  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
+  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null> {
     let row: PetTuple | undefined;
     try {
-      row = await this.statements.update(id, expectedVersion, next, timing);
+      row = await this.statements.update(id, expectedVersion, next, timing, events);
     } catch (error) {
       translateDatabaseError(error);
     }

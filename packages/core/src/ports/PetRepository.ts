@@ -1,3 +1,4 @@
+import type { PetChangeEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { PetStatus } from '../pet/PetStatus.js';
 
@@ -31,13 +32,14 @@ export interface PetPage {
  * So a page is as true as the storage when it is read, whatever instance reads it, and an entity tag made of the
  * ids and versions it holds changes with any change to it. Keyset positions (`after`) stay valid across changes.
  *
- * Every change records its event in the same transaction (a transactional outbox, read through the EventLog port):
- * a create records `pet.created`, an update `pet.updated` with the pet's fields before it. A change that is refused
- * or fails records nothing; a committed change always has its event. Each event is dated as its change is written
- * (an update never before `timing.at`), and its id is made by `generateEventId` of that date.
+ * Every change stores the events it is given (the domain decides them: `eventsOfCreate`, `eventsOfUpdate`) in its
+ * own transaction, each with the pet as the change left it (a transactional outbox, read through the EventLog
+ * port). A change that is refused or fails records nothing; a committed change always has its events. Each event is
+ * dated as its change is written (an update never before `timing.at`), and its id is made by `generateEventId` of
+ * that date.
  */
 export interface PetRepository {
-  create(draft: PetDraft): Promise<Pet>;
+  create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet>;
   findById(id: number): Promise<Pet | null>;
   list(request: PetListRequest): Promise<PetPage>;
   /**
@@ -49,5 +51,5 @@ export interface PetRepository {
    * status change. Null when refused (another change came first) or there is no such pet. Of concurrent updates from
    * one version, exactly one succeeds.
    */
-  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null>;
 }

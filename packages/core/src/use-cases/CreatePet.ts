@@ -1,3 +1,4 @@
+import { eventsOfCreate } from '../events/PetEvent.js';
 import type { NewPet, Pet } from '../pet/Pet.js';
 import { draftOf, parseNewPet } from '../pet/parseNewPet.js';
 import type { PetRepository } from '../ports/PetRepository.js';
@@ -10,6 +11,6 @@ export class CreatePet {
   constructor(private readonly pets: PetRepository) {}
 
   async execute(newPet: NewPet): Promise<Pet> {
-    return this.pets.create(draftOf(parseNewPet(newPet)));
+    return this.pets.create(draftOf(parseNewPet(newPet)), eventsOfCreate());
   }
 }

@@ -1,3 +1,4 @@
+import { eventsOfCreate } from '../events/PetEvent.js';
 import type { NewPet } from '../pet/Pet.js';
 import { draftOf, parseNewPet } from '../pet/parseNewPet.js';
 import type { Clock } from '../ports/Clock.js';
@@ -33,6 +34,6 @@ export class CreatePetIdempotently {
   async execute({ newPet, scope, idempotencyKey }: IdempotentCreateInput): Promise<IdempotentCreateResult> {
     checkIdempotencyKey(idempotencyKey);
     const checked = parseNewPet(newPet);
-    return this.writes.run(scope, idempotencyKey, checked, () => this.pets.create(draftOf(checked)));
+    return this.writes.run(scope, idempotencyKey, checked, () => this.pets.create(draftOf(checked), eventsOfCreate()));
   }
 }

@@ -1,3 +1,4 @@
+import { eventsOfUpdate } from '../events/PetEvent.js';
 import { InvalidTransitionError } from '../errors/InvalidTransitionError.js';
 import { NotFoundError } from '../errors/NotFoundError.js';
 import { PreconditionFailedError } from '../errors/PreconditionFailedError.js';
@@ -61,7 +62,7 @@ export class UpdatePet {
         throw new InvalidTransitionError(current.status, next.status, PET_TRANSITIONS[current.status]);
       if (next.name === current.name && next.categoryId === current.categoryId && next.status === current.status) return current;
       const timing = { at: this.clock.now().getTime(), requestedAt: receivedAt.getTime() };
-      const updated = await this.pets.update(current.id, current.version, next, timing);
+      const updated = await this.pets.update(current.id, current.version, next, timing, eventsOfUpdate(current));
       if (updated) return updated;
       refused = current;
     }

@@ -6,6 +6,7 @@ import { attemptIdOf, type Delivery, type DeliveryAttempt } from '../../webhooks
 import type { WebhookEndpoint } from '../../webhooks/WebhookEndpoint.js';
 import { aPetDraft } from '../builders.js';
 import { openHarness, type Closable } from './harness.js';
+import { eventsOfCreate, eventsOfUpdate } from '../../events/PetEvent.js';
 
 /** A pet repository (whose changes record the events) and the endpoint store and delivery queue on the same storage. */
 export type WebhookStoreHarness = { pets: PetRepository; endpoints: WebhookEndpointStore; queue: DeliveryQueue } & Closable;
@@ -96,8 +97,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const updatesOnly = anEndpoint({ eventTypes: ['pet.updated'] });
       const disabled = anEndpoint({ disabled: true, disabledReason: 'manual' });
       for (const endpoint of [all, updatesOnly, disabled]) await h.endpoints.create(endpoint);
-      const rex = await h.pets.create(aPetDraft());
-      await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() });
+      const rex = await h.pets.create(aPetDraft(), eventsOfCreate());
+      await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex));
       expect(await h.queue.backlog()).toEqual({ pending: 0, undispatched: 2, oldestDueAt: expect.any(Date) });
       expect(await h.queue.dispatch(t0, 10)).toBe(2);
       expect(await h.queue.dispatch(t0, 10)).toBe(0);
@@ -110,7 +111,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('hands a due delivery to one claim until its lease ends, then again; retries when recorded so, never after success', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await h.queue.dispatch(t0, 10);
       const [delivery] = await claim(t0, later(30_000), 10);
       expect(await claim(later(29_999), later(60_000), 10)).toEqual([]);
@@ -136,7 +137,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('enqueues a replay of one event to one endpoint, and drops the pending deliveries of a deleted endpoint', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await h.queue.dispatch(t0, 10);
       const [first] = await claim(t0, later(1000), 10);
       const replay = await h.queue.enqueue(first!.eventId, endpoint.id, later(5000));
@@ -148,7 +149,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
 
     it('never hands one delivery, or dispatches one event, to two concurrent callers', async () => {
       for (let i = 0; i < 3; i++) await h.endpoints.create(anEndpoint());
-      await Promise.all(Array.from({ length: 20 }, () => h.pets.create(aPetDraft())));
+      await Promise.all(Array.from({ length: 20 }, () => h.pets.create(aPetDraft(), eventsOfCreate())));
       const dispatched = await Promise.all(Array.from({ length: 5 }, () => h.queue.dispatch(t0, 7)));
       expect(dispatched.reduce((a, b) => a + b, 0) + (await h.queue.dispatch(t0, 100))).toBe(20);
       const claims = await Promise.all(Array.from({ length: 6 }, () => claim(t0, later(60_000), 13)));
@@ -159,7 +160,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it("claims each endpoint's share in turns, soonest due first within a turn, none of an endpoint without a share", async () => {
       const [a, b, c] = [anEndpoint(), anEndpoint(), anEndpoint()];
       for (const endpoint of [a, b, c]) await h.endpoints.create(endpoint);
-      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await h.queue.dispatch(t0, 10);
       // Three deliveries due per endpoint; b may have two, c none (paused), the others one each.
       const shares = {
@@ -180,8 +181,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('records an attempt once: a repeat, or an older attempt, changes nothing; each record of a batch stands alone', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await h.queue.dispatch(t0, 10);
       const [one, two] = await claim(t0, later(30_000), 10);
       const delivered = anAttempt(one!, t0, { statusCode: 200, error: null, responseBody: 'ok', succeeded: true });
@@ -203,7 +204,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('stores each record of a batch alone: one that cannot be stored fails neither the others nor itself twice', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await h.queue.dispatch(t0, 10);
       const [bad, good, other] = await claim(t0, later(30_000), 10);
       const retry = { state: 'pending', nextAttemptAt: later(1000) } as const;
@@ -228,7 +229,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('drops the pending deliveries of one endpoint, and only those', async () => {
       const [kept, dropped] = [anEndpoint(), anEndpoint()];
       for (const endpoint of [kept, dropped]) await h.endpoints.create(endpoint);
-      for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await h.queue.dispatch(t0, 10);
       expect(await h.queue.drop(dropped.id)).toBe(2);
       expect((await claim(t0, later(30_000), 10)).map((d) => d.endpointId)).toEqual([kept.id, kept.id]);
