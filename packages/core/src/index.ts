@@ -16,7 +16,15 @@ export { PreconditionFailedError } from './errors/PreconditionFailedError.js';
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
-export { parseNewPet, parsePetPatch, PET_NAME_MAX } from './pet/parseNewPet.js';
+export {
+  checkedNewPet,
+  checkedPetPatch,
+  parseNewPet,
+  parsePetPatch,
+  PET_NAME_MAX,
+  type CheckedNewPet,
+  type CheckedPetPatch,
+} from './pet/parseNewPet.js';
 export { displayedTextPattern } from './input/displayedText.js';
 export type { NumberLiterals } from './input/integerLiterals.js';
 export { isAllowedTransition, PET_TRANSITIONS } from './pet/PetTransitions.js';

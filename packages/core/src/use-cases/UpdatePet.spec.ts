@@ -34,8 +34,8 @@ describe('UpdatePet', () => {
   };
 
   beforeEach(async () => {
-    pets = new RacedRepository();
     clock = new FakeClock('2026-06-01T12:00:00Z');
+    pets = new RacedRepository(clock);
     updatePet = new UpdatePet(pets, clock);
     rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 1, status: 'available' }), eventsOfCreate());
   });

@@ -5,7 +5,7 @@ import { PreconditionFailedError } from '../errors/PreconditionFailedError.js';
 import { ServiceUnavailableError } from '../errors/ServiceUnavailableError.js';
 import type { Pet, PetDraft, PetPatch } from '../pet/Pet.js';
 import { parsePetId } from '../pet/parsePetId.js';
-import { parsePetPatch } from '../pet/parseNewPet.js';
+import { checkedPetPatch } from '../pet/parseNewPet.js';
 import { isAllowedTransition, PET_TRANSITIONS } from '../pet/PetTransitions.js';
 import type { PetStatus } from '../pet/PetStatus.js';
 import type { Clock } from '../ports/Clock.js';
@@ -14,6 +14,7 @@ import type { PetRepository } from '../ports/PetRepository.js';
 export interface UpdatePetInput {
   /** As a number, or as the decimal text a transport received. */
   petId: number | string;
+  /** Checked here unless `parsePetPatch` made it (a transport's parse is not repeated). */
   patch: PetPatch;
   /** The versions the caller allows the change from (If-Match), or `*` for any; absent: whatever the pet is now. */
   ifMatch?: '*' | readonly number[];
@@ -42,7 +43,7 @@ export class UpdatePet {
   ) {}
 
   async execute({ petId, patch, ifMatch, ifNoneMatch, receivedAt = this.clock.now() }: UpdatePetInput): Promise<Pet> {
-    const checked = parsePetPatch(patch);
+    const checked = checkedPetPatch(patch);
     const id = parsePetId(petId);
     let refused: Pet | undefined;
     let firstSeen: PetStatus | undefined;

@@ -14,8 +14,8 @@ describe('UpdatePetIdempotently', () => {
   let rex: Pet;
 
   beforeEach(async () => {
-    pets = new InMemoryPetRepository();
     const clock = new FakeClock('2026-06-01T12:00:00Z');
+    pets = new InMemoryPetRepository(clock);
     update = new UpdatePetIdempotently(new UpdatePet(pets, clock), new InMemoryIdempotencyStore(), clock);
     rex = await pets.create(aPetDraft({ status: 'available' }), eventsOfCreate());
   });
