@@ -1,27 +1,27 @@
-// The only module that reaches past TypeORM's public API, into the driver objects it keeps: the better-sqlite3
-// connection and the pg pool. Everything else in this package goes through TypeORM: the entity schemas, the
-// migrations, and its Repository and QueryBuilder for API keys and idempotency records.
+// The pet statements on the raw driver (reached through driverConnections.ts), not through TypeORM's Repository.
 //
 // Why: the pet statements (insert, find by id, list a page, conditional update) run on every request, and through
 // TypeORM each would cost a query runner and a keyed object per row, more than the query itself (on SQLite a one-row
-// lookup is about 8 times faster prepared). Here they are prepared once, return positional rows, and SQLite's
-// inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
-// connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
-// loudly if an upgrade moves them.
+// lookup is about 8 times faster prepared). Here they are prepared once, read positional rows that become pets here
+// and nowhere else, and SQLite's inserts are group-committed. The SQLite readiness probe is here too: it must not
+// wait for the lock, which only the connection's own busy timeout can say.
 import {
   eventIdSuffix,
   generateEventId,
   PET_STATUSES,
   ServiceUnavailableError,
   type ChangeTiming,
+  type Pet,
   type PetChangeEvent,
   type PetDraft,
+  type PetPage,
   type PetStatus,
 } from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
+import { postgresPoolOf, sqliteConnectionOf } from './driverConnections.js';
+import { toSafeInteger } from './schemas/safeInteger.js';
 import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 import { ListingRuns } from './ListingRuns.js';
@@ -29,7 +29,17 @@ import { pageReadsPerTurn, pageReadsSql, type NumberedPetRow } from './postgresP
 import type { StatementObserver } from './StatementObserver.js';
 
 /** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
-export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
+type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
+
+function toPet(row: PetTuple): Pet {
+  return { id: toSafeInteger(row[0]), name: row[1], categoryId: toSafeInteger(row[2]), status: row[3] as PetStatus, version: row[4] };
+}
+
+/** A page of at most `limit` pets, from up to `limit + 1` rows: one more tells that a next page exists. */
+function pageOf(rows: readonly PetTuple[], limit: number): PetPage {
+  const pets = rows.slice(0, limit).map(toPet);
+  return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
+}
 
 /** A row as SQLite returns it: integers are numbers. */
 type SqlitePetRow = [id: number, name: string, categoryId: number, status: string, version: number];
@@ -46,15 +56,15 @@ const STATUS_STRINGS = new Map<string, string>(PET_STATUSES.map((status) => [sta
  */
 const keptRow = (row: SqlitePetRow): SqlitePetRow => [row[0], row[1], row[2], STATUS_STRINGS.get(row[3]) ?? row[3], row[4]];
 
-/** The pet statements, the same on both databases; ids come back as PostgreSQL returns them (bigint as a string). */
+/** The pet statements, the same on both databases, in the PetRepository's terms (it translates their errors). */
 export interface PetStatements {
-  /** Inserts the pet and its events (see PetRepository.create); resolves with its id. */
-  insert(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<number | string>;
-  findById(id: number): Promise<PetTuple | undefined>;
-  /** The rows, and the listing revision they were read at while listing rows are kept (SQLite). */
-  list(status: PetStatus | undefined, after: number, count: number): Promise<{ rows: PetTuple[]; revision?: number }>;
-  /** The row after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
-  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<PetTuple | undefined>;
+  /** Inserts the pet and its events (see PetRepository.create). */
+  insert(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet>;
+  findById(id: number): Promise<Pet | undefined>;
+  /** A page of at most `limit` pets (see PetRepository.list). */
+  list(status: PetStatus | undefined, after: number, limit: number): Promise<PetPage>;
+  /** The pet after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | undefined>;
   /** Only while listing rows are kept (SQLite): see PetRepository.listingRevision. */
   listingRevision?(): Promise<number | undefined>;
 }
@@ -75,8 +85,8 @@ function observedStatements(statements: PetStatements, observer: StatementObserv
   return {
     insert: (draft, events) => observer.statement(text.insert, () => statements.insert(draft, events)),
     findById: (id) => observer.statement(text.findById, () => statements.findById(id)),
-    list: (status, after, count) =>
-      observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, count)),
+    list: (status, after, limit) =>
+      observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, limit)),
     update: (id, expectedVersion, next, timing, events) =>
       observer.statement(text.update, () => statements.update(id, expectedVersion, next, timing, events)),
     ...(statements.listingRevision && { listingRevision: statements.listingRevision }),
@@ -149,19 +159,6 @@ function oneReadPerTurn<T>(read: () => T): { next: () => Promise<T>; justRead: (
       })),
     justRead: () => justRead,
   };
-}
-
-/** The better-sqlite3 connection of an initialized SQLite DataSource, or undefined when it is not open. */
-export function sqliteConnectionOf(dataSource: DataSource): Database | undefined {
-  const db = (dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
-  return db?.open ? db : undefined;
-}
-
-/** The pg pool of an initialized PostgreSQL DataSource. */
-export function postgresPoolOf(dataSource: DataSource): Pool {
-  const pool = (dataSource.driver as unknown as { master?: Pool }).master;
-  if (!pool) throw new Error('TypeORM keeps no pg pool at driver.master: the DataSource is not initialized, or TypeORM moved it');
-  return pool;
 }
 
 /**
@@ -242,7 +239,7 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
   // savepoint of that transaction, and its rollback would undo pets already answered 201: the batch waits for it
   // to end instead (looking again every millisecond), as long as SQLite would wait for another process's lock.
   const lockTimeoutMs = (dataSource.options as { timeout?: number }).timeout ?? 5_000;
-  let batch: (Create & { resolve: (id: number) => void; reject: (error: unknown) => void })[] = [];
+  let batch: (Create & { resolve: (pet: Pet) => void; reject: (error: unknown) => void })[] = [];
   let waitingSince: number | undefined;
   const commitBatch = () => {
     const pending = batch;
@@ -257,7 +254,7 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       batch = [];
       const rows = insertMany(pending);
       for (const row of rows) kept?.runs.changed(keptRow(row));
-      pending.forEach((p, i) => p.resolve(rows[i]![0]));
+      pending.forEach((p, i) => p.resolve(toPet(rows[i]!)));
     } catch (error) {
       waitingSince = undefined;
       batch = [];
@@ -285,19 +282,21 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
 
   return {
     insert: (draft, events) =>
-      new Promise<number>((resolve, reject) => {
+      new Promise<Pet>((resolve, reject) => {
         if (batch.length === 0) setImmediate(commitBatch);
         batch.push({ draft, events, resolve, reject });
       }),
-    findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
-    list: async (status, after, count) => {
+    findById: async (id) => {
+      const row = statements().findById.get(id) as PetTuple | undefined;
+      return row && toPet(row);
+    },
+    list: async (status, after, limit) => {
       const prepared = statements();
       const read = (from: number, rows: number) =>
         (status === undefined ? prepared.listAll.all(from, rows) : prepared.listByStatus.all(status, from, rows)) as SqlitePetRow[];
       const runs = currentRuns(prepared);
-      return runs
-        ? { rows: runs.page(status ?? '', after, count, (from, rows) => read(from, rows).map(keptRow)), revision: runs.revision }
-        : { rows: read(after, count) };
+      const rows = runs ? runs.page(status ?? '', after, limit + 1, (from, count) => read(from, count).map(keptRow)) : read(after, limit + 1);
+      return pageOf(rows, limit);
     },
     ...(revisionPerTurn && { listingRevision: revisionPerTurn.next }),
     update: async (id, expectedVersion, next, timing, events) => {
@@ -308,8 +307,9 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       }
       const { update, kept } = statements();
       const row = update(id, expectedVersion, next, timing, events);
-      if (row) kept?.runs.changed(keptRow(row as SqlitePetRow));
-      return row;
+      if (!row) return undefined;
+      kept?.runs.changed(keptRow(row as SqlitePetRow));
+      return toPet(row);
     },
   };
 }
@@ -360,15 +360,18 @@ function postgresStatements(dataSource: DataSource): PetStatements {
   return {
     insert: async ({ name, categoryId, status }, events) => {
       const values = [name, categoryId, status, writeDeadline(dataSource), ...eventValues(events)];
-      const [row] = await rows('insert_with_events', text.insert, values);
+      const [row] = await rows<[id: string]>('insert_with_events', text.insert, values);
       if (!row)
         throw new ServiceUnavailableError('database', 5, {
           cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored'),
         });
-      return row[0];
+      return { id: toSafeInteger(row[0]), name, categoryId, status, version: 1 };
     },
-    findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
-    list: async (status, after, count) => ({ rows: await readPage(status, after, count) }),
+    findById: async (id) => {
+      const [row] = await rows('find_by_id', text.findById, [id]);
+      return row && toPet(row);
+    },
+    list: async (status, after, limit) => pageOf(await readPage(status, after, limit + 1), limit),
     update: async (id, expectedVersion, next, timing, events) => {
       const deadline = writeDeadline(dataSource);
       const values = [...updateValues(id, expectedVersion, next, timing), deadline, ...eventValues(events)];
@@ -378,7 +381,7 @@ function postgresStatements(dataSource: DataSource): PetStatements {
         throw new ServiceUnavailableError('database', 5, {
           cause: new Error('PostgreSQL may have started the update after its deadline: nothing was changed'),
         });
-      return row;
+      return row && toPet(row);
     },
   };
 }
