@@ -67,6 +67,7 @@ describe('two instances on one SQLite file while another connection holds the wr
   let b: ServerProcess;
   let key: string;
   let holder: LockHolder;
+  let db: ReturnType<ReturnType<typeof betterSqlite3>> | undefined;
 
   beforeAll(async () => {
     // No write of their own while the lock is held (usage flushes, delivery polls): a server asleep on the lock is
@@ -76,22 +77,23 @@ describe('two instances on one SQLite file while another connection holds the wr
     a = await spawnServer(env);
     b = await spawnServer(env);
     key = await issueUnlimitedKey(env.DATABASE_URL);
-    const db = new (betterSqlite3())(path);
+    const connection = new (betterSqlite3())(path);
+    db = connection;
     // A server's main thread asleep in the kernel is in SQLite's busy handler: Node's event loop never sleeps so
     // (Linux: /proc/<pid>/wchan names where a thread waits).
     const sleepsOnLock = (server: ServerProcess) => readFileSync(`/proc/${server.child.pid}/wchan`, 'utf8') === 'hrtimer_nanosleep';
     holder = {
-      hold: async () => void db.exec('BEGIN IMMEDIATE'),
+      hold: async () => void connection.exec('BEGIN IMMEDIATE'),
       waiting: async () => [a, b].filter(sleepsOnLock).length,
-      release: async () => void db.exec('ROLLBACK'),
+      release: async () => void connection.exec('ROLLBACK'),
       changesFromPending: async (petId) =>
-        db
+        connection
           .prepare(`SELECT "at_ms" AS "at", "status" FROM "pet_events" WHERE "pet_id" = ? AND "before_status" = 'pending' AND "status" <> 'pending'`)
           .all(petId) as { at: number; status: string }[],
     };
-    afterAll(() => db.close());
   }, 60_000);
   afterAll(async () => {
+    db?.close();
     await Promise.all([a?.stop(), b?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }, 30_000);
@@ -106,39 +108,41 @@ describeWithPostgres('two instances on PostgreSQL while another transaction hold
   let b: ServerProcess;
   let key: string;
   let holder: LockHolder;
+  let client: pg.Client | undefined;
 
   beforeAll(async () => {
     const env = { ...STOPPED_AT_ONCE, DATABASE_URL: postgres().url, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
     key = await issueUnlimitedKey(env.DATABASE_URL);
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
+    const connection = new pg.Client({ connectionString: env.DATABASE_URL });
+    client = connection;
+    await connection.connect();
     holder = {
       hold: async (petId) => {
-        await client.query('BEGIN');
-        await client.query('SELECT 1 FROM "pets" WHERE "id" = $1 FOR UPDATE', [petId]);
-        await client.query('LOCK TABLE "idempotency_keys" IN EXCLUSIVE MODE');
+        await connection.query('BEGIN');
+        await connection.query('SELECT 1 FROM "pets" WHERE "id" = $1 FOR UPDATE', [petId]);
+        await connection.query('LOCK TABLE "idempotency_keys" IN EXCLUSIVE MODE');
       },
       waiting: async () =>
         Number(
           (
-            await client.query<{ count: string }>(
+            await connection.query<{ count: string }>(
               `SELECT count(*) FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`,
             )
           ).rows[0]!.count,
         ),
-      release: async () => void (await client.query('ROLLBACK')),
+      release: async () => void (await connection.query('ROLLBACK')),
       changesFromPending: async (petId) =>
         (
-          await client.query<{ at: string; status: string }>(
+          await connection.query<{ at: string; status: string }>(
             `SELECT "at_ms" AS "at", "status" FROM "pet_events" WHERE "pet_id" = $1 AND "before_status" = 'pending' AND "status" <> 'pending'`,
             [petId],
           )
         ).rows.map(({ at, status }) => ({ at: Number(at), status })),
     };
-    afterAll(() => client.end());
   }, 90_000);
   afterAll(async () => {
+    await client?.end();
     await Promise.all([a?.stop(), b?.stop()]);
   }, 30_000);
 
