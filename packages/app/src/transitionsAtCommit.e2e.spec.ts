@@ -103,50 +103,56 @@ describe('two instances on one SQLite file while another connection holds the wr
   }, 60_000);
 });
 
+/** A PostgreSQL transaction of its own that holds the pet's row and the idempotency keys' table. */
+function postgresLockHolder(connection: pg.Client): LockHolder {
+  return {
+    hold: async (petId) => {
+      await connection.query('BEGIN');
+      await connection.query('SELECT 1 FROM "pets" WHERE "id" = $1 FOR UPDATE', [petId]);
+      await connection.query('LOCK TABLE "idempotency_keys" IN EXCLUSIVE MODE');
+    },
+    waiting: async () =>
+      Number(
+        (
+          await connection.query<{ count: string }>(
+            `SELECT count(*) FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`,
+          )
+        ).rows[0]!.count,
+      ),
+    release: async () => void (await connection.query('ROLLBACK')),
+    changesFromPending: async (petId) =>
+      (
+        await connection.query<{ at: string; status: string }>(
+          `SELECT "at_ms" AS "at", "status" FROM "pet_events" WHERE "pet_id" = $1 AND "before_status" = 'pending' AND "status" <> 'pending'`,
+          [petId],
+        )
+      ).rows.map(({ at, status }) => ({ at: Number(at), status })),
+  };
+}
+
 describeWithPostgres('two instances on PostgreSQL while another transaction holds the pet and the idempotency keys', (postgres) => {
   let a: ServerProcess;
   let b: ServerProcess;
   let key: string;
-  let holder: LockHolder;
-  let client: pg.Client | undefined;
 
   beforeAll(async () => {
     const env = { ...STOPPED_AT_ONCE, DATABASE_URL: postgres().url, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
     key = await issueUnlimitedKey(env.DATABASE_URL);
-    const connection = new pg.Client({ connectionString: env.DATABASE_URL });
-    client = connection;
-    await connection.connect();
-    holder = {
-      hold: async (petId) => {
-        await connection.query('BEGIN');
-        await connection.query('SELECT 1 FROM "pets" WHERE "id" = $1 FOR UPDATE', [petId]);
-        await connection.query('LOCK TABLE "idempotency_keys" IN EXCLUSIVE MODE');
-      },
-      waiting: async () =>
-        Number(
-          (
-            await connection.query<{ count: string }>(
-              `SELECT count(*) FROM pg_stat_activity WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`,
-            )
-          ).rows[0]!.count,
-        ),
-      release: async () => void (await connection.query('ROLLBACK')),
-      changesFromPending: async (petId) =>
-        (
-          await connection.query<{ at: string; status: string }>(
-            `SELECT "at_ms" AS "at", "status" FROM "pet_events" WHERE "pet_id" = $1 AND "before_status" = 'pending' AND "status" <> 'pending'`,
-            [petId],
-          )
-        ).rows.map(({ at, status }) => ({ at: Number(at), status })),
-    };
   }, 90_000);
   afterAll(async () => {
-    await client?.end();
     await Promise.all([a?.stop(), b?.stop()]);
   }, 30_000);
 
   it('lets exactly one of two transitions from pending win, the second with an Idempotency-Key, dated at its commit', async () => {
-    for (let round = 0; round < ROUNDS; round++) await contestFromPending(a, b, key, holder, round);
+    // Ended here: the suite stops PostgreSQL before its own afterAll runs.
+    const connection = new pg.Client({ connectionString: postgres().url });
+    await connection.connect();
+    try {
+      const holder = postgresLockHolder(connection);
+      for (let round = 0; round < ROUNDS; round++) await contestFromPending(a, b, key, holder, round);
+    } finally {
+      await connection.end();
+    }
   }, 60_000);
 });

@@ -28,8 +28,8 @@ import { ListingRuns } from './ListingRuns.js';
 import { pageReadsPerTurn, pageReadsSql, type NumberedPetRow } from './postgresPageReads.js';
 import type { StatementObserver } from './StatementObserver.js';
 
-/** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
-type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
+/** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row (the statements' own shape, mapped to pets before they answer). */
+export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
 
 function toPet(row: PetTuple): Pet {
   return { id: toSafeInteger(row[0]), name: row[1], categoryId: toSafeInteger(row[2]), status: row[3] as PetStatus, version: row[4] };

@@ -165,7 +165,7 @@ describe('SQLite file', () => {
   it('keeps every pet and key across close and reopen', async () => {
     const url = `sqlite:${newFile()}`;
     const first = await open(url);
-    const pets = await Promise.all([1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }))));
+    const pets = await Promise.all([1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }), eventsOfCreate())));
     const key = anApiKey({ plan: 'enterprise', limitOverrides: { perMinute: 9, perDay: 99 } });
     await new TypeOrmKeyStore(first).create(key, hashApiKeySecret('s'));
     await first.destroy();
@@ -278,7 +278,7 @@ describe('SQLite file', () => {
     const locker = new Database(file);
     locker.exec('BEGIN EXCLUSIVE');
     try {
-      await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).rejects.toMatchObject({ code: 'service_unavailable' });
       await expect(new TypeOrmKeyStore(dataSource).create(anApiKey(), hashApiKeySecret('locked'))).rejects.toMatchObject({
         code: 'service_unavailable',
       });
@@ -287,7 +287,7 @@ describe('SQLite file', () => {
       locker.exec('ROLLBACK');
       locker.close();
     }
-    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft())).id).toBe(1);
+    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).id).toBe(1);
     await dataSource.destroy();
   });
 
@@ -310,9 +310,9 @@ describe('SQLite file', () => {
     const dataSource = await open(`sqlite:${newFile()}`, 200);
     const embedder = dataSource.createQueryRunner();
     await embedder.startTransaction();
-    await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).rejects.toMatchObject({ code: 'service_unavailable' });
     await embedder.rollbackTransaction();
-    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft())).id).toBe(1);
+    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).id).toBe(1);
     await dataSource.destroy();
   });
 
