@@ -88,9 +88,17 @@ describe('listing rows kept in memory (SQLite)', () => {
     };
     const rex = await pets.create(aPetDraft(), eventsOfCreate());
     await expectMovedBy(() => pets.create(aPetDraft({ status: 'sold' }), eventsOfCreate()));
-    await expectMovedBy(() => pets.update(rex.id, rex.version, { ...rex, status: 'pending' }, { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex)));
     await expectMovedBy(() =>
-      pets.update(rex.id, rex.version + 1, { ...rex, name: 'renamed', status: 'pending' }, { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex)),
+      pets.update(rex.id, rex.version, { ...rex, status: 'pending' }, { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex)),
+    );
+    await expectMovedBy(() =>
+      pets.update(
+        rex.id,
+        rex.version + 1,
+        { ...rex, name: 'renamed', status: 'pending' },
+        { at: Date.now(), requestedAt: Date.now() },
+        eventsOfUpdate(rex),
+      ),
     );
     await expectMovedBy(() => Promise.all(Array.from({ length: 20 }, () => pets.create(aPetDraft(), eventsOfCreate()))));
     await dataSource.destroy();
@@ -165,7 +173,9 @@ describe('SQLite file', () => {
   it('keeps every pet and key across close and reopen', async () => {
     const url = `sqlite:${newFile()}`;
     const first = await open(url);
-    const pets = await Promise.all([1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }), eventsOfCreate())));
+    const pets = await Promise.all(
+      [1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }), eventsOfCreate())),
+    );
     const key = anApiKey({ plan: 'enterprise', limitOverrides: { perMinute: 9, perDay: 99 } });
     await new TypeOrmKeyStore(first).create(key, hashApiKeySecret('s'));
     await first.destroy();
@@ -193,7 +203,15 @@ describe('SQLite file', () => {
     const old = { id: 1, name: 'old', categoryId: 3, status: 'pending', version: 1 };
     expect(await repository.findById(1)).toEqual(old);
     expect((await repository.list({ limit: 5, status: 'pending' })).pets).toEqual([old]);
-    expect(await repository.update(1, 1, { name: 'old', categoryId: 3, status: 'sold' }, { at: 1, requestedAt: 1 }, eventsOfUpdate({ name: 'old', categoryId: 3, status: 'pending' }))).toEqual({
+    expect(
+      await repository.update(
+        1,
+        1,
+        { name: 'old', categoryId: 3, status: 'sold' },
+        { at: 1, requestedAt: 1 },
+        eventsOfUpdate({ name: 'old', categoryId: 3, status: 'pending' }),
+      ),
+    ).toEqual({
       ...old,
       status: 'sold',
       version: 2,

@@ -77,7 +77,11 @@ class NewPetRules {
 export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): CheckedNewPet {
   const fields = checkFields(body, numberLiterals, 'new');
   const status = fields.status as PetStatus | undefined;
-  return asChecked({ name: fields.name as string, categoryId: fields.categoryId as number, ...(status !== undefined && { status }) }) as CheckedNewPet;
+  return asChecked({
+    name: fields.name as string,
+    categoryId: fields.categoryId as number,
+    ...(status !== undefined && { status }),
+  }) as CheckedNewPet;
 }
 
 /** `newPet` as checked: as it is when `parseNewPet` made it, else checked now (a plain NewPet from an embedder). */

@@ -10,7 +10,8 @@ const BASE = 'https://api.example.com/v1';
 async function withPets(count: number) {
   const repository = new InMemoryPetRepository();
   const pets: Pet[] = [];
-  for (let i = 1; i <= count; i++) pets.push(await repository.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'available' : 'pending' }, eventsOfCreate()));
+  for (let i = 1; i <= count; i++)
+    pets.push(await repository.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'available' : 'pending' }, eventsOfCreate()));
   return { repository, pets, pages: new ListingPages(new ListPets(repository), serializerFor(PetsSchema), `${BASE}/pets`) };
 }
 

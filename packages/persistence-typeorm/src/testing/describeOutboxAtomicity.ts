@@ -41,7 +41,9 @@ export function describeOutboxAtomicity(where: string, open: () => Promise<Opene
             );
           expect({
             create: await outcome(pets.create(aPetDraft({ name: 'lost' }), eventsOfCreate())),
-            update: await outcome(pets.update(rex.id, 1, aPetDraft({ name: 'renamed' }), { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex))),
+            update: await outcome(
+              pets.update(rex.id, 1, aPetDraft({ name: 'renamed' }), { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex)),
+            ),
           }).toEqual({ create: { rejected: expect.stringMatching(/refused/) }, update: { rejected: expect.stringMatching(/refused/) } });
         } finally {
           await allow();

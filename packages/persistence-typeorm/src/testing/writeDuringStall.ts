@@ -20,7 +20,10 @@ export async function writeDuringStall(dataSource: DataSource, server: { freeze(
   server.freeze();
   let stalled: PromiseSettledResult<unknown>[];
   try {
-    stalled = await Promise.allSettled([...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }), eventsOfCreate())), claim()]);
+    stalled = await Promise.allSettled([
+      ...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }), eventsOfCreate())),
+      claim(),
+    ]);
   } finally {
     server.thaw();
   }

@@ -106,7 +106,9 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     });
 
     it('gives 200 concurrent creates 200 distinct ids and stores all of them', async () => {
-      const created = await Promise.all(Array.from({ length: 200 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }), eventsOfCreate())));
+      const created = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }), eventsOfCreate())),
+      );
       expect(new Set(created.map((p) => p.id)).size).toBe(200);
       let all: Pet[] = [];
       let after: number | undefined;
@@ -170,9 +172,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     it('lets exactly one of concurrent updates from the same version succeed', async () => {
       const [rex] = await createMany(1);
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          change(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }, tick()),
-        ),
+        Array.from({ length: 20 }, (_, i) => change(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }, tick())),
       );
       const winners = results.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
@@ -267,7 +267,9 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       });
 
       it('records exactly one event per committed change, under concurrency', async () => {
-        const created = await Promise.all(Array.from({ length: 50 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }), eventsOfCreate())));
+        const created = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }), eventsOfCreate())),
+        );
         const results = await Promise.all(
           Array.from({ length: 10 }, (_, i) => change(created[0]!.id, 1, { ...aPetDraft(), name: `racer ${i}` }, tick())),
         );
