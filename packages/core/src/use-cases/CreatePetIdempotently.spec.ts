@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { NewPet, Pet, PetDraft } from '../pet/Pet.js';
+import type { NewPet, Pet } from '../pet/Pet.js';
 import type { PetRepository } from '../ports/PetRepository.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.js';

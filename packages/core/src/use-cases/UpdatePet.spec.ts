@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { Pet, PetDraft } from '../pet/Pet.js';
-import type { ChangeTiming } from '../ports/PetRepository.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { aPetDraft } from '../testing/builders.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
