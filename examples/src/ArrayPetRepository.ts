@@ -1,13 +1,13 @@
 // An adapter of your own: a PetRepository over a plain array. Whatever it stores in, an adapter passes the port's
 // contract suite (ArrayPetRepository.spec.ts), the same one every adapter of the project passes.
 import {
-  petCreatedEvent,
   petEventOf,
-  petUpdatedEvent,
+  recordedEventOf,
   type ChangeTiming,
   type EventListRequest,
   type EventLog,
   type Pet,
+  type PetChangeEvent,
   type PetDraft,
   type PetEvent,
   type PetListRequest,
@@ -20,28 +20,30 @@ export class ArrayPetRepository implements PetRepository, EventLog {
   // Every change is visible at once, to every read that starts after it: the port's promise (the contract checks it).
   private readonly pets: Pet[] = [];
   private readonly statusChangedAt = new Map<number, number>();
-  // Each change records its event in the same step (in a database: the same transaction).
+  // Each change records the events the domain gave it in the same step (in a database: the same transaction).
   private readonly events: RecordedPetEvent[] = [];
 
-  async create(draft: PetDraft): Promise<Pet> {
+  async create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet> {
     const pet = { id: this.pets.length + 1, ...draft, version: 1 };
     this.pets.push(pet);
-    this.events.push(petCreatedEvent(pet, new Date()));
+    for (const event of events) this.events.push(recordedEventOf(event, pet, new Date()));
     return { ...pet };
   }
 
-  // A compare-and-set on the version (and, for a status change, on when the status last changed).
-  async update(id: number, expectedVersion: number, next: PetDraft, { at, requestedAt }: ChangeTiming): Promise<Pet | null> {
+  // A compare-and-set on the version (and, for a status change, on when the status last changed), dated as it is
+  // written (here, at once; in a database, once it holds the lock), never before `timing.at`.
+  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null> {
     const index = this.pets.findIndex((pet) => pet.id === id && pet.version === expectedVersion);
     const current = this.pets[index];
     if (!current) return null;
+    const at = Math.max(timing.at, Date.now());
     if (next.status !== current.status) {
-      if ((this.statusChangedAt.get(id) ?? 0) > requestedAt) return null;
+      if ((this.statusChangedAt.get(id) ?? 0) > timing.requestedAt) return null;
       this.statusChangedAt.set(id, at);
     }
     const pet = { id, ...next, version: expectedVersion + 1 };
     this.pets[index] = pet;
-    this.events.push(petUpdatedEvent(current, pet, new Date(at)));
+    for (const event of events) this.events.push(recordedEventOf(event, pet, new Date(at)));
     return { ...pet };
   }
 

@@ -17,7 +17,15 @@ export { ResendPendingError } from './errors/ResendPendingError.js';
 // Pets
 export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
-export { parseNewPet, parsePetPatch, PET_NAME_MAX } from './pet/parseNewPet.js';
+export {
+  checkedNewPet,
+  checkedPetPatch,
+  parseNewPet,
+  parsePetPatch,
+  PET_NAME_MAX,
+  type CheckedNewPet,
+  type CheckedPetPatch,
+} from './pet/parseNewPet.js';
 export { displayedTextPattern } from './input/displayedText.js';
 export type { NumberLiterals } from './input/integerLiterals.js';
 export { isAllowedTransition, PET_TRANSITIONS } from './pet/PetTransitions.js';
@@ -27,19 +35,21 @@ export { encodePetCursor } from './pet/PetCursor.js';
 
 // Events
 export {
+  eventsOfCreate,
+  eventsOfUpdate,
   isPetEventType,
   payloadOf,
-  petCreatedEvent,
   petEventOf,
-  petUpdatedEvent,
   PET_EVENT_TYPES,
   previousValues,
+  recordedEventOf,
+  type PetChangeEvent,
   type PetEvent,
   type PetEventPayload,
   type PetEventType,
   type RecordedPetEvent,
 } from './events/PetEvent.js';
-export { generateEventId, isEventId } from './events/eventId.js';
+export { eventIdSuffix, generateEventId, isEventId } from './events/eventId.js';
 
 // Webhooks
 export {

@@ -1,4 +1,5 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { eventsOfCreate } from '@petstore/core';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,7 @@ if (!chromiumAvailable) {
     beforeAll(async () => {
       api = await startTestApi({ now: '2026-06-01T12:00:15Z' });
       key = await api.issueKey('pro');
-      for (const name of ['Rex', 'Whiskers', 'Nibbles']) await api.pets.create({ name, categoryId: 1, status: 'available' });
+      for (const name of ['Rex', 'Whiskers', 'Nibbles']) await api.pets.create({ name, categoryId: 1, status: 'available' }, eventsOfCreate());
       userDataDir = mkdtempSync(join(tmpdir(), 'petstore-api-reference-'));
       chromium = await launchChromium({ viewport: { width: 1280, height: 1400 } });
       context = chromium.context;

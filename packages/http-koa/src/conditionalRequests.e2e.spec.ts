@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { eventsOfCreate } from '@petstore/core';
 import { startTestApi, type TestApi } from './testing/startTestApi.js';
 
 /** Instances behind one proxy tell clients the same base URL. */
@@ -12,7 +13,7 @@ describe('conditional requests: ETag and If-None-Match', () => {
   beforeEach(async () => {
     api = await startTestApi({ now: '2026-06-01T12:00:15Z', publicBaseUrl: SHARED_BASE_URL });
     key = await api.issueKey('free');
-    for (const name of ['Rex', 'Tom', 'Kit']) await api.pets.create({ name, categoryId: 1, status: 'available' });
+    for (const name of ['Rex', 'Tom', 'Kit']) await api.pets.create({ name, categoryId: 1, status: 'available' }, eventsOfCreate());
   });
   afterEach(() => api.close());
 
@@ -85,7 +86,7 @@ describe('conditional requests: ETag and If-None-Match', () => {
     const first = await api.authed(key, 'GET', '/v1/pets?limit=2');
     const next = `/v1${/<[^>]*\/v1(\/pets\?[^>]+)>/.exec(String(first.headers['link']))![1]!}`;
     const lastTag = await etagOf(next);
-    await api.pets.create({ name: 'New', categoryId: 2, status: 'available' });
+    await api.pets.create({ name: 'New', categoryId: 2, status: 'available' }, eventsOfCreate());
 
     const firstAgain = await api.authed(key, 'GET', '/v1/pets?limit=2', { headers: { 'If-None-Match': first.headers['etag']! } });
     expect(firstAgain.status).toBe(304);
@@ -97,7 +98,7 @@ describe('conditional requests: ETag and If-None-Match', () => {
 
   it('gives a page a new tag when it gains a next page (its Link is part of the representation)', async () => {
     const tag = await etagOf('/v1/pets?limit=3');
-    await api.pets.create({ name: 'Fourth', categoryId: 2, status: 'available' });
+    await api.pets.create({ name: 'Fourth', categoryId: 2, status: 'available' }, eventsOfCreate());
     const after = await api.authed(key, 'GET', '/v1/pets?limit=3', { headers: { 'If-None-Match': tag } });
     expect(after.status).toBe(200);
     expect(after.headers['link']).toContain('rel="next"');
@@ -107,7 +108,7 @@ describe('conditional requests: ETag and If-None-Match', () => {
     const other = await startTestApi({ now: '2026-06-01T12:00:15Z', publicBaseUrl: SHARED_BASE_URL });
     try {
       const otherKey = await other.issueKey('pro');
-      for (const name of ['Rex', 'Tom', 'Kit']) await other.pets.create({ name, categoryId: 1, status: 'available' });
+      for (const name of ['Rex', 'Tom', 'Kit']) await other.pets.create({ name, categoryId: 1, status: 'available' }, eventsOfCreate());
       for (const path of ['/v1/pets', '/v1/pets?limit=2', '/v1/pets/3']) {
         const there = await other.authed(otherKey, 'GET', path);
         expect(there.headers['etag']).toBe(await etagOf(path));

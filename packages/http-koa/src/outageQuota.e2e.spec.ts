@@ -9,10 +9,10 @@ function repositoryWithOutage() {
   const state = { down: false };
   const guard = <T>(work: () => Promise<T>) => (state.down ? Promise.reject(new ServiceUnavailableError('database', 5)) : work());
   const repository: PetRepository = {
-    create: (pet) => guard(() => pets.create(pet)),
+    create: (...args) => guard(() => pets.create(...args)),
     findById: (id) => guard(() => pets.findById(id)),
     list: (query) => guard(() => pets.list(query)),
-    update: (id, version, next, timing) => guard(() => pets.update(id, version, next, timing)),
+    update: (...args) => guard(() => pets.update(...args)),
   };
   return { repository, state };
 }

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { eventsOfCreate } from '@petstore/core';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { startTestApiWithKey, type TestApi } from './testing/startTestApi.js';
 
@@ -58,7 +59,7 @@ describe('the pets operations over HTTP', () => {
   });
 
   it('pages with limit, status and the Link rel="next" header, the body staying a bare array', async () => {
-    for (let i = 1; i <= 7; i++) await api.pets.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'sold' : 'pending' });
+    for (let i = 1; i <= 7; i++) await api.pets.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'sold' : 'pending' }, eventsOfCreate());
     const first = await api.authed(key, 'GET', '/v1/pets?status=sold&limit=2');
     expect((first.json as { id: number }[]).map((p) => p.id)).toEqual([1, 3]);
     const link = first.headers['link'] as string;
@@ -70,7 +71,7 @@ describe('the pets operations over HTTP', () => {
   });
 
   it('returns at most 20 pets by default and 100 at most', async () => {
-    for (let i = 0; i < 120; i++) await api.pets.create({ name: `p${i}`, categoryId: 1, status: 'available' });
+    for (let i = 0; i < 120; i++) await api.pets.create({ name: `p${i}`, categoryId: 1, status: 'available' }, eventsOfCreate());
     expect((await api.authed(key, 'GET', '/v1/pets')).json).toHaveLength(20);
     expect((await api.authed(key, 'GET', '/v1/pets?limit=100')).json).toHaveLength(100);
   });
@@ -83,7 +84,7 @@ describe('the pets operations over HTTP', () => {
     };
 
     it('returns the pet, marked deprecated with its sunset and successor', async () => {
-      await api.pets.create({ name: 'Rex', categoryId: 3, status: 'pending' });
+      await api.pets.create({ name: 'Rex', categoryId: 3, status: 'pending' }, eventsOfCreate());
       const response = await api.authed(key, 'GET', '/v1/pets/1');
       expect(response.status).toBe(200);
       expect(response.json).toEqual({ id: 1, name: 'Rex', categoryId: 3, status: 'pending' });
@@ -120,7 +121,7 @@ describe('the pets operations over HTTP', () => {
     });
 
     it('is 410 gone from the sunset instant on', async () => {
-      await api.pets.create({ name: 'Rex', categoryId: 3, status: 'pending' });
+      await api.pets.create({ name: 'Rex', categoryId: 3, status: 'pending' }, eventsOfCreate());
       api.clock.set('2030-12-04T23:59:59Z');
       expect((await api.authed(key, 'GET', '/v1/pets/1')).status).toBe(200);
       api.clock.set('2030-12-05T00:00:00Z');

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { eventsOfCreate } from '@petstore/core';
 import { startTestApi, type TestApi } from './testing/startTestApi.js';
 
 const unix = (iso: string) => String(Date.parse(iso) / 1000);
@@ -98,7 +99,7 @@ describe('rate limits over HTTP', () => {
 
   it('puts the rate-limit headers on every kind of response', async () => {
     const key = await api.issueKey('enterprise');
-    await api.pets.create({ name: 'Rex', categoryId: 1, status: 'sold' });
+    await api.pets.create({ name: 'Rex', categoryId: 1, status: 'sold' }, eventsOfCreate());
     const responses = [
       await api.authed(key, 'GET', '/v1/pets'),
       await api.authed(key, 'HEAD', '/v1/pets'),

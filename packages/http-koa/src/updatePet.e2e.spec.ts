@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { eventsOfCreate } from '@petstore/core';
 import { startTestApiWithKey, type TestApi } from './testing/startTestApi.js';
 
 describe('PATCH /v1/pets/{petId}', () => {
@@ -12,8 +13,8 @@ describe('PATCH /v1/pets/{petId}', () => {
 
   beforeEach(async () => {
     ({ api, key } = await startTestApiWithKey());
-    await api.pets.create({ name: 'Rex', categoryId: 1, status: 'available' });
-    await api.pets.create({ name: 'Tom', categoryId: 2, status: 'pending' });
+    await api.pets.create({ name: 'Rex', categoryId: 1, status: 'available' }, eventsOfCreate());
+    await api.pets.create({ name: 'Tom', categoryId: 2, status: 'pending' }, eventsOfCreate());
   });
   afterEach(() => api.close());
 
@@ -149,7 +150,7 @@ describe('PATCH /v1/pets/{petId}', () => {
 
   it('lets exactly one of pending -> sold and pending -> available sent together win', async () => {
     for (let round = 0; round < 10; round++) {
-      const pet = await api.pets.create({ name: `race ${round}`, categoryId: 1, status: 'pending' });
+      const pet = await api.pets.create({ name: `race ${round}`, categoryId: 1, status: 'pending' }, eventsOfCreate());
       const answers = await Promise.all([patch(pet.id, { status: 'sold' }), patch(pet.id, { status: 'available' })]);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     }

@@ -1,13 +1,8 @@
-import type { ChangeTiming, Pet, PetDraft, PetListRequest, PetPage, PetRepository, PetStatus } from '@petstore/core';
+import type { ChangeTiming, Pet, PetChangeEvent, PetDraft, PetListRequest, PetPage, PetRepository } from '@petstore/core';
 import type { DataSource } from 'typeorm';
-import { petStatements, type PetStatements, type PetTuple } from './driverStatements.js';
+import { petStatements, type PetStatements } from './driverStatements.js';
 import type { StatementObserver } from './StatementObserver.js';
-import { toSafeInteger } from './schemas/safeInteger.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
-
-function toPet(row: PetTuple): Pet {
-  return { id: toSafeInteger(row[0]), name: row[1], categoryId: toSafeInteger(row[2]), status: row[3] as PetStatus, version: row[4] };
-}
 
 export interface TypeOrmPetRepositoryOptions {
   /** Sees each SQLite pet statement run (the server's tracing passes one). */
@@ -23,8 +18,8 @@ export interface TypeOrmPetRepositoryOptions {
 
 /**
  * PetRepository on a TypeORM DataSource (SQLite or PostgreSQL). The schema and connections are TypeORM's; the
- * hot statements are prepared on its connection (driverStatements.ts says why) and mapped here from positional
- * rows. Every statement is one autocommitted statement (or, for SQLite's group commit, resolves after its
+ * hot statements are prepared on its connection (driverStatements.ts says why), which answer in pets; here their
+ * failures become what core understands. Every statement is one autocommitted statement (or, for SQLite's group commit, resolves after its
  * transaction committed), and a read that starts after a change resolved sees it, on any process that shares the
  * database: it runs on the database, or (with `keptListingRows`) on rows kept only while no change has touched them.
  */
@@ -35,32 +30,28 @@ export class TypeOrmPetRepository implements PetRepository {
     this.statements = petStatements(dataSource, options.statements, options.keptListingRows);
   }
 
-  async create(draft: PetDraft): Promise<Pet> {
+  async create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet> {
     try {
-      return { id: toSafeInteger(await this.statements.insert(draft)), ...draft, version: 1 };
+      return await this.statements.insert(draft, events);
     } catch (error) {
       translateDatabaseError(error);
     }
   }
 
   async findById(id: number): Promise<Pet | null> {
-    let row: PetTuple | undefined;
     try {
-      row = await this.statements.findById(id);
+      return (await this.statements.findById(id)) ?? null;
     } catch (error) {
       translateDatabaseError(error);
     }
-    return row ? toPet(row) : null;
   }
 
-  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
-    let row: PetTuple | undefined;
+  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null> {
     try {
-      row = await this.statements.update(id, expectedVersion, next, timing);
+      return (await this.statements.update(id, expectedVersion, next, timing, events)) ?? null;
     } catch (error) {
       translateDatabaseError(error);
     }
-    return row ? toPet(row) : null;
   }
 
   /** Whether it keeps listing rows (`keptListingRows`, SQLite), and so tells a listing revision. */
@@ -82,13 +73,10 @@ export class TypeOrmPetRepository implements PetRepository {
   }
 
   async list({ status, limit, after = 0 }: PetListRequest): Promise<PetPage> {
-    let rows: PetTuple[];
     try {
-      ({ rows } = await this.statements.list(status, after, limit + 1));
+      return await this.statements.list(status, after, limit);
     } catch (error) {
       translateDatabaseError(error);
     }
-    const pets = rows.slice(0, limit).map(toPet);
-    return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
   }
 }

@@ -1,7 +1,7 @@
 import { ServiceUnavailableError, type PurgedHistory, type WebhookHistory } from '@petstore/core';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { sqliteConnectionOf } from './driverStatements.js';
+import { sqliteConnectionOf } from './driverConnections.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 type Kind = keyof PurgedHistory;

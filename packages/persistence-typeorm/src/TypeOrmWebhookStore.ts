@@ -16,7 +16,7 @@ import {
 import type { Database, Statement } from 'better-sqlite3';
 import { In, LessThan, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { sqliteConnectionOf } from './driverStatements.js';
+import { sqliteConnectionOf } from './driverConnections.js';
 import {
   WEBHOOK_ATTEMPT_ENTITY,
   WEBHOOK_DELIVERY_ENTITY,

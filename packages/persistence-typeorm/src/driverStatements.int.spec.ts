@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
-import { postgresPoolOf, sqliteConnectionOf } from './driverStatements.js';
+import { postgresPoolOf, sqliteConnectionOf } from './driverConnections.js';
 
 // These reach into TypeORM's driver objects; if an upgrade moves them, these tests name what moved.
 describe('the driver connections behind TypeORM', () => {

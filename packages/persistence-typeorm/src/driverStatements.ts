@@ -1,29 +1,51 @@
-// The only module that reaches past TypeORM's public API, into the driver objects it keeps: the better-sqlite3
-// connection and the pg pool. Everything else in this package goes through TypeORM: the entity schemas, the
-// migrations, and its Repository and QueryBuilder for API keys and idempotency records.
+// The pet statements on the raw driver (reached through driverConnections.ts), not through TypeORM's Repository.
 //
 // Why: the pet statements (insert, find by id, list a page, conditional update) run on every request, and through
 // TypeORM each would cost a query runner and a keyed object per row, more than the query itself (on SQLite a one-row
-// lookup is about 8 times faster prepared). Here they are prepared once, return positional rows, and SQLite's
-// inserts are group-committed. The SQLite readiness probe is here too: it must not wait for the lock, which only the
-// connection's own busy timeout can say. TypeORM does not expose these objects; driverStatements.int.spec.ts fails
-// loudly if an upgrade moves them.
-import { generateEventId, PET_STATUSES, ServiceUnavailableError, type ChangeTiming, type PetDraft, type PetStatus } from '@petstore/core';
+// lookup is about 8 times faster prepared). Here they are prepared once, read positional rows that become pets here
+// and nowhere else, and SQLite's inserts are group-committed. The SQLite readiness probe is here too: it must not
+// wait for the lock, which only the connection's own busy timeout can say.
+import {
+  eventIdSuffix,
+  generateEventId,
+  PET_STATUSES,
+  ServiceUnavailableError,
+  type ChangeTiming,
+  type Pet,
+  type PetChangeEvent,
+  type PetDraft,
+  type PetPage,
+  type PetStatus,
+} from '@petstore/core';
 import type { Database, Statement } from 'better-sqlite3';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
+import { postgresPoolOf, sqliteConnectionOf } from './driverConnections.js';
+import { toSafeInteger } from './schemas/safeInteger.js';
 import { timeoutsPerTransaction } from './transactionPooling.js';
 import { beforeDeadline, writeDeadline } from './writeDeadline.js';
 import { ListingRuns } from './ListingRuns.js';
 import { pageReadsPerTurn, pageReadsSql, type NumberedPetRow } from './postgresPageReads.js';
 import type { StatementObserver } from './StatementObserver.js';
 
-/** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row. */
+/** A row as `[id, name, category_id, status, version]`: positional rows skip building a keyed object per row (the statements' own shape, mapped to pets before they answer). */
 export type PetTuple = [id: number | string, name: string, categoryId: number | string, status: string, version: number];
+
+function toPet(row: PetTuple): Pet {
+  return { id: toSafeInteger(row[0]), name: row[1], categoryId: toSafeInteger(row[2]), status: row[3] as PetStatus, version: row[4] };
+}
+
+/** A page of at most `limit` pets, from up to `limit + 1` rows: one more tells that a next page exists. */
+function pageOf(rows: readonly PetTuple[], limit: number): PetPage {
+  const pets = rows.slice(0, limit).map(toPet);
+  return rows.length > limit ? { pets, next: pets[pets.length - 1]!.id } : { pets };
+}
 
 /** A row as SQLite returns it: integers are numbers. */
 type SqlitePetRow = [id: number, name: string, categoryId: number, status: string, version: number];
+
+/** A pet to insert and the events to record with it. */
+type Create = { draft: PetDraft; events: readonly PetChangeEvent[] };
 
 /** Each status's one string, so that kept rows share it. */
 const STATUS_STRINGS = new Map<string, string>(PET_STATUSES.map((status) => [status, status]));
@@ -34,14 +56,15 @@ const STATUS_STRINGS = new Map<string, string>(PET_STATUSES.map((status) => [sta
  */
 const keptRow = (row: SqlitePetRow): SqlitePetRow => [row[0], row[1], row[2], STATUS_STRINGS.get(row[3]) ?? row[3], row[4]];
 
-/** The pet statements, the same on both databases; ids come back as PostgreSQL returns them (bigint as a string). */
+/** The pet statements, the same on both databases, in the PetRepository's terms (it translates their errors). */
 export interface PetStatements {
-  insert(draft: PetDraft): Promise<number | string>;
-  findById(id: number): Promise<PetTuple | undefined>;
-  /** The rows, and the listing revision they were read at while listing rows are kept (SQLite). */
-  list(status: PetStatus | undefined, after: number, count: number): Promise<{ rows: PetTuple[]; revision?: number }>;
-  /** The row after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
-  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<PetTuple | undefined>;
+  /** Inserts the pet and its events (see PetRepository.create). */
+  insert(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet>;
+  findById(id: number): Promise<Pet | undefined>;
+  /** A page of at most `limit` pets (see PetRepository.list). */
+  list(status: PetStatus | undefined, after: number, limit: number): Promise<PetPage>;
+  /** The pet after the change, or undefined when refused (see PetRepository.update) or there is no such pet. */
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | undefined>;
   /** Only while listing rows are kept (SQLite): see PetRepository.listingRevision. */
   listingRevision?(): Promise<number | undefined>;
 }
@@ -60,11 +83,12 @@ export function petStatements(dataSource: DataSource, observer?: StatementObserv
 /** Each statement handed to the observer with its SQL text; an insert's covers the wait for its group commit. */
 function observedStatements(statements: PetStatements, observer: StatementObserver, text: ReturnType<typeof sql>): PetStatements {
   return {
-    insert: (draft) => observer.statement(text.insert, () => statements.insert(draft)),
+    insert: (draft, events) => observer.statement(text.insert, () => statements.insert(draft, events)),
     findById: (id) => observer.statement(text.findById, () => statements.findById(id)),
-    list: (status, after, count) =>
-      observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, count)),
-    update: (id, expectedVersion, next, timing) => observer.statement(text.update, () => statements.update(id, expectedVersion, next, timing)),
+    list: (status, after, limit) =>
+      observer.statement(status === undefined ? text.listAll : text.listByStatus, () => statements.list(status, after, limit)),
+    update: (id, expectedVersion, next, timing, events) =>
+      observer.statement(text.update, () => statements.update(id, expectedVersion, next, timing, events)),
     ...(statements.listingRevision && { listingRevision: statements.listingRevision }),
   };
 }
@@ -137,19 +161,6 @@ function oneReadPerTurn<T>(read: () => T): { next: () => Promise<T>; justRead: (
   };
 }
 
-/** The better-sqlite3 connection of an initialized SQLite DataSource, or undefined when it is not open. */
-export function sqliteConnectionOf(dataSource: DataSource): Database | undefined {
-  const db = (dataSource.driver as unknown as { databaseConnection?: Database }).databaseConnection;
-  return db?.open ? db : undefined;
-}
-
-/** The pg pool of an initialized PostgreSQL DataSource. */
-export function postgresPoolOf(dataSource: DataSource): Pool {
-  const pool = (dataSource.driver as unknown as { master?: Pool }).master;
-  if (!pool) throw new Error('TypeORM keeps no pg pool at driver.master: the DataSource is not initialized, or TypeORM moved it');
-  return pool;
-}
-
 /**
  * better-sqlite3 statements prepared once on TypeORM's connection. Inserts use group commit: the creates that reach
  * the repository in one turn of the event loop are written in one transaction, so under load a commit (the costly
@@ -170,10 +181,10 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
     findById: Statement;
     listAll: Statement;
     listByStatus: Statement;
-    insertMany: (drafts: PetDraft[]) => SqlitePetRow[];
+    insertMany: (creates: Create[]) => SqlitePetRow[];
     dataVersion: Statement;
     kept: { runs: ListingRuns<SqlitePetRow>; dataVersion: unknown } | undefined;
-    update: (id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => PetTuple | undefined;
+    update: (id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]) => PetTuple | undefined;
   };
   // One set of kept runs for the repository's life, so that its revision never comes back to an earlier value. A
   // listing is named by its status, or '' for all pets.
@@ -189,25 +200,30 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       const findById = db.prepare(text.findById).raw();
       const update = db.prepare(text.update).raw();
       const recordEvent = db.prepare(text.recordEvent);
+      const record = (events: readonly PetChangeEvent[], row: PetTuple, at: number) => {
+        for (const { type, before } of events)
+          recordEvent.run(generateEventId(new Date(at)), type, at, ...row, before?.name ?? null, before?.categoryId ?? null, before?.status ?? null);
+      };
       prepared = {
         db,
         findById,
         listAll: db.prepare(text.listAll).raw(),
         listByStatus: db.prepare(text.listByStatus).raw(),
         // IMMEDIATE takes the write lock up front, so the transaction cannot fail half-way on SQLITE_BUSY.
-        insertMany: db.transaction((drafts: PetDraft[]) => {
+        insertMany: db.transaction((creates: Create[]) => {
           const at = Date.now();
-          return drafts.map(({ name, categoryId, status }) => {
-            const id = insert.get(name, categoryId, status) as number;
-            recordEvent.run(generateEventId(new Date(at)), 'pet.created', at, id, name, categoryId, status, 1, null, null, null);
+          return creates.map(({ draft: { name, categoryId, status }, events }) => {
             // As the database holds it, for the kept runs.
-            return findById.get(id) as SqlitePetRow;
+            const row = findById.get(insert.get(name, categoryId, status)) as SqlitePetRow;
+            record(events, row, at);
+            return row;
           });
         }).immediate,
-        update: db.transaction((id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) => {
-          const before = findById.get(id) as PetTuple | undefined;
-          const row = update.get(...updateValues(id, expectedVersion, next, timing)) as PetTuple | undefined;
-          if (row && before) recordEvent.run(generateEventId(new Date(timing.at)), 'pet.updated', timing.at, ...row, before[1], before[2], before[3]);
+        update: db.transaction((id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]) => {
+          // Dated once the write lock is held: after every change that held it before, before this one commits.
+          const at = Math.max(timing.at, Date.now());
+          const row = update.get(...updateValues(id, expectedVersion, next, { at, requestedAt: timing.requestedAt })) as PetTuple | undefined;
+          if (row) record(events, row, at);
           return row;
         }).immediate,
         dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -223,7 +239,7 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
   // savepoint of that transaction, and its rollback would undo pets already answered 201: the batch waits for it
   // to end instead (looking again every millisecond), as long as SQLite would wait for another process's lock.
   const lockTimeoutMs = (dataSource.options as { timeout?: number }).timeout ?? 5_000;
-  let batch: { draft: PetDraft; resolve: (id: number) => void; reject: (error: unknown) => void }[] = [];
+  let batch: (Create & { resolve: (pet: Pet) => void; reject: (error: unknown) => void })[] = [];
   let waitingSince: number | undefined;
   const commitBatch = () => {
     const pending = batch;
@@ -236,9 +252,9 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
       }
       waitingSince = undefined;
       batch = [];
-      const rows = insertMany(pending.map((p) => p.draft));
+      const rows = insertMany(pending);
       for (const row of rows) kept?.runs.changed(keptRow(row));
-      pending.forEach((p, i) => p.resolve(rows[i]![0]));
+      pending.forEach((p, i) => p.resolve(toPet(rows[i]!)));
     } catch (error) {
       waitingSince = undefined;
       batch = [];
@@ -265,32 +281,35 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
   const revisionPerTurn = runs && oneReadPerTurn(() => currentRuns(statements())?.revision);
 
   return {
-    insert: (draft) =>
-      new Promise<number>((resolve, reject) => {
+    insert: (draft, events) =>
+      new Promise<Pet>((resolve, reject) => {
         if (batch.length === 0) setImmediate(commitBatch);
-        batch.push({ draft, resolve, reject });
+        batch.push({ draft, events, resolve, reject });
       }),
-    findById: async (id) => statements().findById.get(id) as PetTuple | undefined,
-    list: async (status, after, count) => {
+    findById: async (id) => {
+      const row = statements().findById.get(id) as PetTuple | undefined;
+      return row && toPet(row);
+    },
+    list: async (status, after, limit) => {
       const prepared = statements();
       const read = (from: number, rows: number) =>
         (status === undefined ? prepared.listAll.all(from, rows) : prepared.listByStatus.all(status, from, rows)) as SqlitePetRow[];
       const runs = currentRuns(prepared);
-      return runs
-        ? { rows: runs.page(status ?? '', after, count, (from, rows) => read(from, rows).map(keptRow)), revision: runs.revision }
-        : { rows: read(after, count) };
+      const rows = runs ? runs.page(status ?? '', after, limit + 1, (from, count) => read(from, count).map(keptRow)) : read(after, limit + 1);
+      return pageOf(rows, limit);
     },
     ...(revisionPerTurn && { listingRevision: revisionPerTurn.next }),
-    update: async (id, expectedVersion, next, timing) => {
+    update: async (id, expectedVersion, next, timing, events) => {
       // Like a batch of inserts, an update waits for a transaction opened through TypeORM to end rather than join it.
       for (const since = Date.now(); statements().db.inTransaction; await new Promise((resolve) => setTimeout(resolve, 1))) {
         if (Date.now() - since >= lockTimeoutMs)
           throw new ServiceUnavailableError('database', 5, { cause: new Error('a transaction opened through TypeORM stayed open') });
       }
       const { update, kept } = statements();
-      const row = update(id, expectedVersion, next, timing);
-      if (row) kept?.runs.changed(keptRow(row as SqlitePetRow));
-      return row;
+      const row = update(id, expectedVersion, next, timing, events);
+      if (!row) return undefined;
+      kept?.runs.changed(keptRow(row as SqlitePetRow));
+      return toPet(row);
     },
   };
 }
@@ -304,24 +323,33 @@ function sqliteStatements(dataSource: DataSource, keptListingRows: number): PetS
  */
 function postgresStatements(dataSource: DataSource): PetStatements {
   const plain = sql((n) => `$${n}`);
-  // Each change and its event are one statement (data-modifying WITH), so one round trip and one transaction.
+  // Each change and its events are one statement (data-modifying WITH), so one round trip and one transaction. The
+  // events come as five arrays from parameter `first` on (eventValues), and each is dated by PostgreSQL's clock as
+  // the change writes ("at"), its id made of that date and a suffix from eventIdSuffix.
+  const events = (first: number) =>
+    `SELECT 'evt_' || lpad(to_hex("at"), 12, '0') || "suffix", "type", "at", ${PET_COLUMNS}, "before_name", "before_category_id", "before_status" ` +
+    `FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::bigint[], $${first + 4}::text[]) ` +
+    `AS "e"("suffix", "type", "before_name", "before_category_id", "before_status")`;
+  const now = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
   const text = {
     ...plain,
     insert:
       `WITH "created" AS (INSERT INTO "pets" ("name", "category_id", "status") SELECT $1::text, $2::bigint, $3::text ` +
-      `WHERE ${beforeDeadline('$4')} RETURNING ${PET_COLUMNS}) ` +
-      `INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $5::text, 'pet.created', $6::bigint, ${PET_COLUMNS}, NULL, NULL, NULL FROM "created" ` +
-      'RETURNING "pet_id"',
-    // A status change is dated by PostgreSQL's clock as it writes (if later than $5), as close to its commit as can
-    // be: a request that arrives while it is under way then counts as overtaken. "before" reads the statement's
-    // snapshot, the one the update matched its version in: the row as it was just before the change.
+      `WHERE ${beforeDeadline('$4')} RETURNING ${PET_COLUMNS}, ${now} AS "at"), ` +
+      `"recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) ${events(5)}, "created") ` +
+      'SELECT "id" FROM "created"',
+    // The change first holds the pet's row ("locked", FOR UPDATE) and only then reads the clock ("stamp"): a change
+    // that waited for the row (another writer held it) is dated after the wait, as it commits, so a request that
+    // arrived while it waited counts as overtaken. The clock is read in "stamp" because an expression of the locking
+    // SELECT itself is evaluated before its wait.
     update:
-      `WITH "before" AS (SELECT "name", "category_id", "status" FROM "pets" WHERE "id" = $6 AND "version" = $7), "changed" AS (` +
-      plain.update
-        .replace(' RETURNING ', ` AND ${beforeDeadline('$10')} RETURNING `)
-        .replace(' ELSE $5 END', ' ELSE GREATEST($5::bigint, (extract(epoch from clock_timestamp()) * 1000)::bigint) END') +
-      `), "recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) SELECT $11::text, 'pet.updated', $12::bigint, ` +
-      `c."id", c."name", c."category_id", c."status", c."version", b."name", b."category_id", b."status" FROM "changed" c, "before" b) ` +
+      `WITH "locked" AS (SELECT "id" FROM "pets" WHERE "id" = $6 AND "version" = $7 FOR UPDATE), ` +
+      `"stamp" AS MATERIALIZED (SELECT GREATEST($5::bigint, ${now}) AS "at" FROM "locked"), ` +
+      `"changed" AS (UPDATE "pets" SET "name" = $1, "category_id" = $2, "status" = $3, "version" = "version" + 1, ` +
+      `"status_changed_at_ms" = CASE WHEN "status" = $4 THEN "status_changed_at_ms" ELSE "stamp"."at" END FROM "stamp" ` +
+      `WHERE "id" = $6 AND "version" = $7 AND ("status" = $8 OR "status_changed_at_ms" <= $9) AND ${beforeDeadline('$10')} ` +
+      `RETURNING ${PET_COLUMNS}, "at"), ` +
+      `"recorded" AS (INSERT INTO "pet_events" (${EVENT_COLUMNS}) ${events(11)}, "changed") ` +
       `SELECT ${PET_COLUMNS} FROM "changed"`,
     listPages: pageReadsSql(PET_COLUMNS),
   };
@@ -330,31 +358,42 @@ function postgresStatements(dataSource: DataSource): PetStatements {
     (await postgresPoolOf(dataSource).query<Row>({ name: named ? `petstore_${name}` : undefined, text: query, values, rowMode: 'array' })).rows;
   const readPage = pageReadsPerTurn((values) => rows<NumberedPetRow>('list_pages', text.listPages, values));
   return {
-    insert: async ({ name, categoryId, status }) => {
-      const at = Date.now();
-      const values = [name, categoryId, status, writeDeadline(dataSource), generateEventId(new Date(at)), at];
-      const [row] = await rows('insert_with_event', text.insert, values);
+    insert: async ({ name, categoryId, status }, events) => {
+      const values = [name, categoryId, status, writeDeadline(dataSource), ...eventValues(events)];
+      const [row] = await rows<[id: string]>('insert_with_events', text.insert, values);
       if (!row)
         throw new ServiceUnavailableError('database', 5, {
           cause: new Error('PostgreSQL started the insert after its deadline: nothing was stored'),
         });
-      return row[0];
+      return { id: toSafeInteger(row[0]), name, categoryId, status, version: 1 };
     },
-    findById: async (id) => (await rows('find_by_id', text.findById, [id]))[0],
-    list: async (status, after, count) => ({ rows: await readPage(status, after, count) }),
-    update: async (id, expectedVersion, next, timing) => {
+    findById: async (id) => {
+      const [row] = await rows('find_by_id', text.findById, [id]);
+      return row && toPet(row);
+    },
+    list: async (status, after, limit) => pageOf(await readPage(status, after, limit + 1), limit),
+    update: async (id, expectedVersion, next, timing, events) => {
       const deadline = writeDeadline(dataSource);
-      const eventId = generateEventId(new Date(timing.at));
-      const [row] = await rows('update_with_event', text.update, [...updateValues(id, expectedVersion, next, timing), deadline, eventId, timing.at]);
+      const values = [...updateValues(id, expectedVersion, next, timing), deadline, ...eventValues(events)];
+      const [row] = await rows('update_with_events', text.update, values);
       // No row: another change came first, or PostgreSQL started the update after its deadline and changed nothing.
       if (!row && Date.now() >= deadline)
         throw new ServiceUnavailableError('database', 5, {
           cause: new Error('PostgreSQL may have started the update after its deadline: nothing was changed'),
         });
-      return row;
+      return row && toPet(row);
     },
   };
 }
+
+/** Events as the five arrays the PostgreSQL statements unnest: id suffixes, types and the fields before. */
+const eventValues = (events: readonly PetChangeEvent[]) => [
+  events.map(() => eventIdSuffix()),
+  events.map((event) => event.type),
+  events.map((event) => event.before?.name ?? null),
+  events.map((event) => event.before?.categoryId ?? null),
+  events.map((event) => event.before?.status ?? null),
+];
 
 /**
  * Throws unless a write could start on SQLite now, without waiting: reads alone succeed under WAL even while

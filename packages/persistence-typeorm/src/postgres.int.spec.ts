@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { hashApiKeySecret } from '@petstore/core';
+import { hashApiKeySecret, eventsOfCreate } from '@petstore/core';
 import { aPetDraft } from '@petstore/core/testing';
 import { eventually } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { createDataSource } from './createDataSource.js';
-import { PET_COLUMNS, postgresPoolOf } from './driverStatements.js';
+import { postgresPoolOf } from './driverConnections.js';
+import { PET_COLUMNS } from './driverStatements.js';
 import { migrate } from './migrate.js';
 import { EVERY_MIGRATION, migrationsFrom } from './testing/everyMigration.js';
 import { migratedDataSource } from './testing/migratedDataSource.js';
@@ -58,11 +59,11 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
 
     it('never reuses an id, even the highest one after it is deleted', async () => {
       const pets = new TypeOrmPetRepository(await emptied());
-      await pets.create(aPetDraft());
-      const second = await pets.create(aPetDraft());
+      await pets.create(aPetDraft(), eventsOfCreate());
+      const second = await pets.create(aPetDraft(), eventsOfCreate());
       await database().query('DELETE FROM "pets" WHERE "id" = $1', [second.id]);
       await expect(database().query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('x', 1, 'lost')`)).rejects.toThrow();
-      expect((await pets.create(aPetDraft())).id).toBeGreaterThan(second.id);
+      expect((await pets.create(aPetDraft(), eventsOfCreate())).id).toBeGreaterThan(second.id);
     });
 
     it('refuses loudly an id beyond 2^53-1 instead of losing precision', async () => {
@@ -101,7 +102,7 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
       const pets = new TypeOrmPetRepository(dataSource);
       const statuses = ['available', 'pending', 'sold', 'pending', 'available'] as const;
       const created = [];
-      for (let i = 0; i < 40; i++) created.push(await pets.create(aPetDraft({ status: statuses[i % statuses.length] })));
+      for (let i = 0; i < 40; i++) created.push(await pets.create(aPetDraft({ status: statuses[i % statuses.length] }), eventsOfCreate()));
       const requests = [
         { limit: 5 },
         { limit: 5, after: created[4]!.id },
@@ -124,10 +125,10 @@ describeWithPostgres('on PostgreSQL 15', (server) => {
 
     it('answers service_unavailable while the server is down and recovers by itself when it returns', async () => {
       const pets = new TypeOrmPetRepository(await emptied());
-      const rex = await pets.create(aPetDraft());
+      const rex = await pets.create(aPetDraft(), eventsOfCreate());
       await server().pause();
       await expect(pets.findById(rex.id)).rejects.toMatchObject({ code: 'service_unavailable' });
-      await expect(pets.create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(pets.create(aPetDraft(), eventsOfCreate())).rejects.toMatchObject({ code: 'service_unavailable' });
       await server().start();
       expect(await eventually(() => pets.findById(rex.id), { timeoutMs: 30_000 })).toEqual(rex);
     }, 60_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { anApiKey, aPetDraft, FakeWebhookTargets, RecordingWebhookSender } from '@petstore/core/testing';
 import { describePetRepositoryContract } from '@petstore/core/contracts';
-import { createPetStore, hashApiKeySecret, InMemoryRateLimitStore, SystemClock } from '@petstore/core';
+import { createPetStore, hashApiKeySecret, InMemoryRateLimitStore, SystemClock, eventsOfCreate, eventsOfUpdate } from '@petstore/core';
 import { betterSqlite3 } from './betterSqlite3.js';
 import type { DataSource } from 'typeorm';
 import { createDataSource } from './createDataSource.js';
@@ -86,13 +86,21 @@ describe('listing rows kept in memory (SQLite)', () => {
       expect(after).toEqual(expect.any(Number));
       expect(told).not.toContain(after);
     };
-    const rex = await pets.create(aPetDraft());
-    await expectMovedBy(() => pets.create(aPetDraft({ status: 'sold' })));
-    await expectMovedBy(() => pets.update(rex.id, rex.version, { ...rex, status: 'pending' }, { at: Date.now(), requestedAt: Date.now() }));
+    const rex = await pets.create(aPetDraft(), eventsOfCreate());
+    await expectMovedBy(() => pets.create(aPetDraft({ status: 'sold' }), eventsOfCreate()));
     await expectMovedBy(() =>
-      pets.update(rex.id, rex.version + 1, { ...rex, name: 'renamed', status: 'pending' }, { at: Date.now(), requestedAt: Date.now() }),
+      pets.update(rex.id, rex.version, { ...rex, status: 'pending' }, { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex)),
     );
-    await expectMovedBy(() => Promise.all(Array.from({ length: 20 }, () => pets.create(aPetDraft()))));
+    await expectMovedBy(() =>
+      pets.update(
+        rex.id,
+        rex.version + 1,
+        { ...rex, name: 'renamed', status: 'pending' },
+        { at: Date.now(), requestedAt: Date.now() },
+        eventsOfUpdate(rex),
+      ),
+    );
+    await expectMovedBy(() => Promise.all(Array.from({ length: 20 }, () => pets.create(aPetDraft(), eventsOfCreate()))));
     await dataSource.destroy();
   });
 
@@ -100,7 +108,7 @@ describe('listing rows kept in memory (SQLite)', () => {
     const file = newFile();
     const dataSource = await open(`sqlite:${file}`);
     const pets = new TypeOrmPetRepository(dataSource, { keptListingRows: 1_000 });
-    const rex = await pets.create(aPetDraft({ name: 'Rex', status: 'available' }));
+    const rex = await pets.create(aPetDraft({ name: 'Rex', status: 'available' }), eventsOfCreate());
     expect((await pets.list({ limit: 10, status: 'available' })).pets).toEqual([rex]);
     const other = new Database(file);
     try {
@@ -145,7 +153,7 @@ describe('a statement observer (tracing)', () => {
       },
     };
     const repository = new TypeOrmPetRepository(dataSource, { statements });
-    const pet = await repository.create(aPetDraft({ status: 'sold' }));
+    const pet = await repository.create(aPetDraft({ status: 'sold' }), eventsOfCreate());
     expect(await repository.findById(pet.id)).toEqual(pet);
     expect((await repository.list({ limit: 10 })).pets).toEqual([pet]);
     expect((await repository.list({ limit: 10, status: 'sold' })).pets).toEqual([pet]);
@@ -165,7 +173,9 @@ describe('SQLite file', () => {
   it('keeps every pet and key across close and reopen', async () => {
     const url = `sqlite:${newFile()}`;
     const first = await open(url);
-    const pets = await Promise.all([1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }))));
+    const pets = await Promise.all(
+      [1, 2, 3].map((i) => new TypeOrmPetRepository(first).create(aPetDraft({ name: `pet ${i}`, status: 'sold' }), eventsOfCreate())),
+    );
     const key = anApiKey({ plan: 'enterprise', limitOverrides: { perMinute: 9, perDay: 99 } });
     await new TypeOrmKeyStore(first).create(key, hashApiKeySecret('s'));
     await first.destroy();
@@ -193,7 +203,15 @@ describe('SQLite file', () => {
     const old = { id: 1, name: 'old', categoryId: 3, status: 'pending', version: 1 };
     expect(await repository.findById(1)).toEqual(old);
     expect((await repository.list({ limit: 5, status: 'pending' })).pets).toEqual([old]);
-    expect(await repository.update(1, 1, { name: 'old', categoryId: 3, status: 'sold' }, { at: 1, requestedAt: 1 })).toEqual({
+    expect(
+      await repository.update(
+        1,
+        1,
+        { name: 'old', categoryId: 3, status: 'sold' },
+        { at: 1, requestedAt: 1 },
+        eventsOfUpdate({ name: 'old', categoryId: 3, status: 'pending' }),
+      ),
+    ).toEqual({
       ...old,
       status: 'sold',
       version: 2,
@@ -252,10 +270,10 @@ describe('SQLite file', () => {
   it('never reuses an id, even the highest one after it is deleted', async () => {
     const dataSource = await open(`sqlite:${newFile()}`);
     const pets = new TypeOrmPetRepository(dataSource);
-    await pets.create(aPetDraft());
-    const second = await pets.create(aPetDraft());
+    await pets.create(aPetDraft(), eventsOfCreate());
+    const second = await pets.create(aPetDraft(), eventsOfCreate());
     await dataSource.query('DELETE FROM "pets" WHERE "id" = ?', [second.id]);
-    expect((await pets.create(aPetDraft())).id).toBe(second.id + 1);
+    expect((await pets.create(aPetDraft(), eventsOfCreate())).id).toBe(second.id + 1);
     await dataSource.destroy();
   });
 
@@ -278,7 +296,7 @@ describe('SQLite file', () => {
     const locker = new Database(file);
     locker.exec('BEGIN EXCLUSIVE');
     try {
-      await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+      await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).rejects.toMatchObject({ code: 'service_unavailable' });
       await expect(new TypeOrmKeyStore(dataSource).create(anApiKey(), hashApiKeySecret('locked'))).rejects.toMatchObject({
         code: 'service_unavailable',
       });
@@ -287,7 +305,7 @@ describe('SQLite file', () => {
       locker.exec('ROLLBACK');
       locker.close();
     }
-    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft())).id).toBe(1);
+    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).id).toBe(1);
     await dataSource.destroy();
   });
 
@@ -297,7 +315,7 @@ describe('SQLite file', () => {
     const embedder = dataSource.createQueryRunner();
     await embedder.startTransaction();
     await embedder.query(`INSERT INTO "pets" ("name", "category_id", "status") VALUES ('rolled back', 1, 'available')`);
-    const creating = pets.create(aPetDraft({ name: 'Rex' }));
+    const creating = pets.create(aPetDraft({ name: 'Rex' }), eventsOfCreate());
     // Turns of the event loop in which the group commit runs, while the transaction is open.
     for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
     await embedder.rollbackTransaction();
@@ -310,9 +328,9 @@ describe('SQLite file', () => {
     const dataSource = await open(`sqlite:${newFile()}`, 200);
     const embedder = dataSource.createQueryRunner();
     await embedder.startTransaction();
-    await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft())).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).rejects.toMatchObject({ code: 'service_unavailable' });
     await embedder.rollbackTransaction();
-    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft())).id).toBe(1);
+    expect((await new TypeOrmPetRepository(dataSource).create(aPetDraft(), eventsOfCreate())).id).toBe(1);
     await dataSource.destroy();
   });
 

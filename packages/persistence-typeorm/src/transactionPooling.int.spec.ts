@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { eventsOfCreate } from '@petstore/core';
 import { aPetDraft } from '@petstore/core/testing';
 import { eventually } from '@petstore/test-support';
 import { describeWithPgBouncer } from '@petstore/test-support/jest';
@@ -39,7 +40,7 @@ describeWithPgBouncer('through PgBouncer in transaction pooling mode', (servers)
         const repositories = [new TypeOrmPetRepository(database()), new TypeOrmPetRepository(other)];
         const work = Array.from({ length: 400 }, (_, i) => {
           const pets = repositories[i % 2]!;
-          return i % 2 === 0 ? pets.create(aPetDraft({ name: `pet ${i}` })) : pets.list({ limit: 20, status: 'available' });
+          return i % 2 === 0 ? pets.create(aPetDraft({ name: `pet ${i}` }), eventsOfCreate()) : pets.list({ limit: 20, status: 'available' });
         });
         const settled = await Promise.allSettled(work);
         expect(settled.filter((s) => s.status === 'rejected')).toEqual([]);

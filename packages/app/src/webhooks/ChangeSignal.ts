@@ -20,7 +20,7 @@ export function signallingChanges(pets: PetRepository, signal: ChangeSignal): Pe
     return pet;
   };
   return {
-    create: async (draft) => changed(await pets.create(draft))!,
+    create: async (...args) => changed(await pets.create(...args))!,
     update: async (...args) => changed(await pets.update(...args)),
     findById: (id) => pets.findById(id),
     list: (request) => pets.list(request),

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { eventsOfCreate, eventsOfUpdate } from '../events/PetEvent.js';
 import { aPetDraft } from '../testing/builders.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryAuditLog } from '../testing/InMemoryAuditLog.js';
@@ -18,7 +19,7 @@ describe('AuditedPetRepository', () => {
   });
 
   it('audits an animal added, with its fields, as made by its actor', async () => {
-    const rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 2 }));
+    const rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 2 }), eventsOfCreate());
     expect(await trail()).toEqual([
       {
         id: expect.stringMatching(/^evt_/),
@@ -34,12 +35,12 @@ describe('AuditedPetRepository', () => {
   });
 
   it('audits a change with the fields it changed, at the time of the change; a refused change leaves nothing', async () => {
-    const rex = await pets.create(aPetDraft());
+    const rex = await pets.create(aPetDraft(), eventsOfCreate());
     clock.advance(5_000);
     const timing = { at: clock.now().getTime(), requestedAt: clock.now().getTime() };
-    const pending = await pets.update(rex.id, rex.version, { ...aPetDraft(), status: 'pending' }, timing);
-    expect(await pets.update(rex.id, rex.version, { ...aPetDraft(), status: 'sold' }, timing)).toBeNull();
-    expect(await pets.update(999, 1, aPetDraft(), timing)).toBeNull();
+    const pending = await pets.update(rex.id, rex.version, { ...aPetDraft(), status: 'pending' }, timing, eventsOfUpdate(rex));
+    expect(await pets.update(rex.id, rex.version, { ...aPetDraft(), status: 'sold' }, timing, eventsOfUpdate(rex))).toBeNull();
+    expect(await pets.update(999, 1, aPetDraft(), timing, eventsOfUpdate(rex))).toBeNull();
     const [changed, ...rest] = await trail();
     expect(rest).toHaveLength(1);
     expect(changed).toMatchObject({

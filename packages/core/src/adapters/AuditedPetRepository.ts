@@ -1,5 +1,6 @@
 import { auditedPetFields, changesBetween, type AuditActor, type PetAuditAction } from '../access/AuditEvent.js';
 import { generateEventId } from '../events/eventId.js';
+import type { PetChangeEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { AuditLog } from '../ports/AuditLog.js';
 import type { Clock } from '../ports/Clock.js';
@@ -28,17 +29,17 @@ export class AuditedPetRepository implements PetRepository {
     return this.pets.list(request);
   }
 
-  async create(draft: PetDraft): Promise<Pet> {
-    const pet = await this.pets.create(draft);
+  async create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet> {
+    const pet = await this.pets.create(draft, events);
     await this.record(this.clock.now(), 'pet.created', null, pet);
     return pet;
   }
 
-  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
+  async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null> {
     // The state changed from: a version is one state of the pet, so the one read at `expectedVersion` is it (read at
     // another version, the update is refused: a version only grows).
     const current = await this.pets.findById(id);
-    const updated = await this.pets.update(id, expectedVersion, next, timing);
+    const updated = await this.pets.update(id, expectedVersion, next, timing, events);
     if (updated) await this.record(new Date(timing.at), 'pet.updated', current?.version === expectedVersion ? current : null, updated);
     return updated;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '../testing/builders.js';
 import { generateEventId, isEventId } from './eventId.js';
-import { payloadOf, petCreatedEvent, petEventOf, petUpdatedEvent, previousValues } from './PetEvent.js';
+import { eventsOfCreate, eventsOfUpdate, payloadOf, petEventOf, previousValues, recordedEventOf } from './PetEvent.js';
 
 describe('pet events', () => {
   const rex = { id: 7, name: 'Rex', categoryId: 2, status: 'pending' as const, version: 2 };
@@ -25,12 +25,19 @@ describe('pet events', () => {
     });
   });
 
-  it('are recorded as a copy of the pet, an update with the fields it had before (never its id or version)', () => {
-    const created = petCreatedEvent(rex, at);
-    expect(created).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{28}$/), type: 'pet.created', at, pet: rex, before: null });
-    expect(created.pet).not.toBe(rex);
+  it('are decided by the domain: pet.created for a new pet, pet.updated with the fields a changed pet had before', () => {
+    expect(eventsOfCreate()).toEqual([{ type: 'pet.created', before: null }]);
     const before = { ...rex, status: 'available' as const, version: 1 };
-    expect(petUpdatedEvent(before, rex, at)).toEqual({
+    expect(eventsOfUpdate(before)).toEqual([{ type: 'pet.updated', before: { name: 'Rex', categoryId: 2, status: 'available' } }]);
+  });
+
+  it('are recorded with an id of their date and a copy of the pet as the change left it', () => {
+    const [created] = eventsOfCreate().map((event) => recordedEventOf(event, rex, at));
+    expect(created).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{28}$/), type: 'pet.created', at, pet: rex, before: null });
+    expect(created!.pet).not.toBe(rex);
+    expect(created!.id.slice(4, 16)).toBe(at.getTime().toString(16).padStart(12, '0'));
+    const [updated] = eventsOfUpdate({ ...rex, status: 'available' }).map((event) => recordedEventOf(event, rex, at));
+    expect(updated).toEqual({
       id: expect.stringMatching(/^evt_[0-9a-f]{28}$/),
       type: 'pet.updated',
       at,

@@ -32,14 +32,31 @@ export interface RecordedPetEvent {
   before: PetDraft | null;
 }
 
-/** The event a repository records with a pet it created. */
-export function petCreatedEvent(pet: Pet, at: Date): RecordedPetEvent {
-  return { id: generateEventId(at), type: 'pet.created', at, pet: { ...pet }, before: null };
+/**
+ * An event as the domain decides a change produces it, and as a PetRepository is given it with the change: what
+ * happened and, for an update, the pet's fields before. The repository stores it in the change's transaction with
+ * the pet as the change left it, dated as the change is written (PetRepository).
+ */
+export interface PetChangeEvent {
+  type: PetEventType;
+  before: PetDraft | null;
 }
 
-/** The event a repository records with a change to a pet: its fields before the change, the pet as the change left it. */
-export function petUpdatedEvent({ name, categoryId, status }: PetDraft, pet: Pet, at: Date): RecordedPetEvent {
-  return { id: generateEventId(at), type: 'pet.updated', at, pet: { ...pet }, before: { name, categoryId, status } };
+const CREATED: readonly PetChangeEvent[] = Object.freeze([Object.freeze({ type: 'pet.created', before: null })]);
+
+/** The events of adding a pet: `pet.created`. */
+export function eventsOfCreate(): readonly PetChangeEvent[] {
+  return CREATED;
+}
+
+/** The events of a change to a pet that was `before` (as stored): `pet.updated`, with the fields it had then. */
+export function eventsOfUpdate({ name, categoryId, status }: PetDraft): readonly PetChangeEvent[] {
+  return [{ type: 'pet.updated', before: { name, categoryId, status } }];
+}
+
+/** A change's event as recorded: with its id, its date and the pet as the change left it (a copy). */
+export function recordedEventOf({ type, before }: PetChangeEvent, pet: Pet, at: Date): RecordedPetEvent {
+  return { id: generateEventId(at), type, at, pet: { ...pet }, before: before && { ...before } };
 }
 
 /** The fields of `before` whose values `after` changed, with their values in `before`. */

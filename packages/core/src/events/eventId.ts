@@ -7,8 +7,17 @@ let sequence = 0;
  * across processes.
  */
 export function generateEventId(at: Date): string {
+  return `evt_${at.getTime().toString(16).padStart(12, '0')}${eventIdSuffix()}`;
+}
+
+/**
+ * The 16 hex digits of an event id after its time: the order of creation within this process, then at random. For
+ * an adapter that dates an event in its database as it commits: the id is then `evt_`, the time in milliseconds as
+ * 12 hex digits, and this (in SQL: `'evt_' || lpad(to_hex(at_ms), 12, '0') || suffix`).
+ */
+export function eventIdSuffix(): string {
   sequence = (sequence + 1) % 0x10000;
-  return `evt_${at.getTime().toString(16).padStart(12, '0')}${sequence.toString(16).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
+  return `${sequence.toString(16).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
 }
 
 /** Whether `text` has the shape of an id `generateEventId` makes. */

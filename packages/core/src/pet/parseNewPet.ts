@@ -10,6 +10,22 @@ export const PET_NAME_MAX = 100;
 const ALLOWED_FIELDS = ['name', 'categoryId', 'status'] as const;
 const INTEGER_FIELDS: ReadonlySet<string> = new Set(['categoryId']);
 
+declare const checkedBrand: unique symbol;
+/** A NewPet that `parseNewPet` checked: the use cases take it without checking it again. */
+export type CheckedNewPet = Readonly<NewPet> & { readonly [checkedBrand]: 'NewPet' };
+/** A PetPatch that `parsePetPatch` checked: the use cases take it without checking it again. */
+export type CheckedPetPatch = Readonly<PetPatch> & { readonly [checkedBrand]: 'PetPatch' };
+
+/**
+ * The values the parsers made, frozen so that they stay as checked. Only these skip a check: a brand is a type
+ * alone, which a cast can forge.
+ */
+const checkedValues = new WeakSet<object>();
+function asChecked<T extends object>(value: T): T {
+  checkedValues.add(Object.freeze(value));
+  return value;
+}
+
 /** The rule every displayed name follows (core's `displayedTextProblem`), as a decorator. */
 const IsDisplayableText = (field: string) =>
   ValidateBy(
@@ -58,10 +74,19 @@ class NewPetRules {
  * (the JSON text of top-level numbers, when the transport has it) lets it refuse `1.0` or `4.9999999999999999`
  * for an integer.
  */
-export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): NewPet {
+export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): CheckedNewPet {
   const fields = checkFields(body, numberLiterals, 'new');
   const status = fields.status as PetStatus | undefined;
-  return { name: fields.name as string, categoryId: fields.categoryId as number, ...(status !== undefined && { status }) };
+  return asChecked({
+    name: fields.name as string,
+    categoryId: fields.categoryId as number,
+    ...(status !== undefined && { status }),
+  }) as CheckedNewPet;
+}
+
+/** `newPet` as checked: as it is when `parseNewPet` made it, else checked now (a plain NewPet from an embedder). */
+export function checkedNewPet(newPet: NewPet): CheckedNewPet {
+  return checkedValues.has(newPet) ? (newPet as CheckedNewPet) : parseNewPet(newPet);
 }
 
 /**
@@ -69,13 +94,18 @@ export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new 
  * rule as on create. A field absent is left as it is; `null` (which would remove a field) is refused, as are `id`
  * and unknown fields. Returns only the fields given.
  */
-export function parsePetPatch(body: unknown, numberLiterals: NumberLiterals = new Map()): PetPatch {
+export function parsePetPatch(body: unknown, numberLiterals: NumberLiterals = new Map()): CheckedPetPatch {
   const fields = checkFields(body, numberLiterals, 'patch');
   const patch: PetPatch = {};
   if (fields.name !== undefined) patch.name = fields.name as string;
   if (fields.categoryId !== undefined) patch.categoryId = fields.categoryId as number;
   if (fields.status !== undefined) patch.status = fields.status as PetStatus;
-  return patch;
+  return asChecked(patch) as CheckedPetPatch;
+}
+
+/** `patch` as checked: as it is when `parsePetPatch` made it, else checked now (a plain PetPatch from an embedder). */
+export function checkedPetPatch(patch: PetPatch): CheckedPetPatch {
+  return checkedValues.has(patch) ? (patch as CheckedPetPatch) : parsePetPatch(patch);
 }
 
 /** The rules both share: a JSON object of known fields, each valid; for a patch, every field is optional but not null. */

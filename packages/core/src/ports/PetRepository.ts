@@ -1,3 +1,4 @@
+import type { PetChangeEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { PetStatus } from '../pet/PetStatus.js';
 
@@ -8,8 +9,9 @@ export interface PetListRequest {
   after?: number;
 }
 
-/** When a change is made, and when the request for it arrived (epoch ms, the service's clock). */
+/** When a change was decided, and when the request for it arrived (epoch ms, the service's clock). */
 export interface ChangeTiming {
+  /** The earliest the change may be dated (it is dated as it is written). */
   at: number;
   requestedAt: number;
 }
@@ -30,21 +32,24 @@ export interface PetPage {
  * So a page is as true as the storage when it is read, whatever instance reads it, and an entity tag made of the
  * ids and versions it holds changes with any change to it. Keyset positions (`after`) stay valid across changes.
  *
- * Every change records its event in the same transaction (a transactional outbox, read through the EventLog port):
- * a create records `pet.created`, an update `pet.updated` with the pet's fields before it. A change that is refused
- * or fails records nothing; a committed change always has its event. Event ids come from `generateEventId`; a
- * create's event is dated when it is written, an update's at `timing.at`.
+ * Every change stores the events it is given (the domain decides them: `eventsOfCreate`, `eventsOfUpdate`) in its
+ * own transaction, each with the pet as the change left it (a transactional outbox, read through the EventLog
+ * port). A change that is refused or fails records nothing; a committed change always has its events. Each event is
+ * dated as its change is written (an update never before `timing.at`), and its id is made by `generateEventId` of
+ * that date.
  */
 export interface PetRepository {
-  create(draft: PetDraft): Promise<Pet>;
+  create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet>;
   findById(id: number): Promise<Pet | null>;
   list(request: PetListRequest): Promise<PetPage>;
   /**
    * Gives the pet `id` the fields of `next` and the version after `expectedVersion`, atomically, and only if its
    * version is still `expectedVersion` and, when `next` changes its status, that status has not changed after
-   * `timing.requestedAt`; a status change is recorded as made at `timing.at` (epoch ms), or later (an adapter may
-   * read its own clock as it writes, closer to its commit). Null when refused (another
-   * change came first) or there is no such pet. Of concurrent updates from one version, exactly one succeeds.
+   * `timing.requestedAt`. The change is dated (its event and, for a status change, when the status changed) once it
+   * holds whatever orders it with the pet's other changes (a lock), never before `timing.at`: so a change that
+   * waited for a lock is dated after the wait, as it commits, and a request that arrived meanwhile is refused a
+   * status change. Null when refused (another change came first) or there is no such pet. Of concurrent updates from
+   * one version, exactly one succeeds.
    */
-  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null>;
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null>;
 }

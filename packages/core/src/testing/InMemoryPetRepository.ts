@@ -1,5 +1,5 @@
 import { SystemClock } from '../adapters/SystemClock.js';
-import { petCreatedEvent, petEventOf, petUpdatedEvent, type PetEvent, type RecordedPetEvent } from '../events/PetEvent.js';
+import { petEventOf, recordedEventOf, type PetChangeEvent, type PetEvent, type RecordedPetEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
 import type { Clock } from '../ports/Clock.js';
 import type { EventListRequest, EventLog } from '../ports/EventLog.js';
@@ -20,10 +20,11 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
 
   constructor(private readonly clock: Clock = new SystemClock()) {}
 
-  create(draft: PetDraft): Promise<Pet> {
+  create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet> {
     const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status, version: 1 };
     this.pets.push(pet);
-    this.events.push(petCreatedEvent(pet, this.clock.now()));
+    const at = this.clock.now();
+    for (const event of events) this.events.push(recordedEventOf(event, pet, at));
     return Promise.resolve({ ...pet });
   }
 
@@ -39,16 +40,18 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     return Promise.resolve(page);
   }
 
-  update(id: number, expectedVersion: number, next: PetDraft, { at, requestedAt }: ChangeTiming): Promise<Pet | null> {
+  update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null> {
     const index = this.pets.findIndex((p) => p.id === id && p.version === expectedVersion);
     const current = this.pets[index];
     if (!current) return Promise.resolve(null);
+    const { requestedAt } = timing;
+    const at = Math.max(timing.at, this.clock.now().getTime());
     const statusChanges = next.status !== current.status;
     if (statusChanges && (this.statusChangedAt.get(id) ?? 0) > requestedAt) return Promise.resolve(null);
     if (statusChanges) this.statusChangedAt.set(id, at);
     const pet: Pet = { id, name: next.name, categoryId: next.categoryId, status: next.status, version: expectedVersion + 1 };
     this.pets[index] = pet;
-    this.events.push(petUpdatedEvent(current, pet, new Date(at)));
+    for (const event of events) this.events.push(recordedEventOf(event, pet, new Date(at)));
     return Promise.resolve({ ...pet });
   }
 

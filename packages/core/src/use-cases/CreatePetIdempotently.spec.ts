@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { NewPet, Pet, PetDraft } from '../pet/Pet.js';
+import type { NewPet, Pet } from '../pet/Pet.js';
 import type { PetRepository } from '../ports/PetRepository.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.js';
@@ -62,10 +62,10 @@ describe('CreatePetIdempotently', () => {
     let fail = true;
     const flaky: PetRepository = {
       ...pets,
-      create: (draft: PetDraft) => (fail ? Promise.reject(new Error('down')) : pets.create(draft)),
+      create: (...args) => (fail ? Promise.reject(new Error('down')) : pets.create(...args)),
       findById: (id) => pets.findById(id),
       list: (r) => pets.list(r),
-      update: (id, version, next, timing) => pets.update(id, version, next, timing),
+      update: (...args) => pets.update(...args),
     };
     create = new CreatePetIdempotently(flaky, store, clock);
     await expect(create.execute({ newPet, scope: 'key_a', idempotencyKey: 'k' })).rejects.toThrow('down');

@@ -1,5 +1,6 @@
+import { eventsOfCreate } from '../events/PetEvent.js';
 import type { NewPet } from '../pet/Pet.js';
-import { draftOf, parseNewPet } from '../pet/parseNewPet.js';
+import { checkedNewPet, draftOf } from '../pet/parseNewPet.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdempotencyStore } from '../ports/IdempotencyStore.js';
 import type { PetRepository } from '../ports/PetRepository.js';
@@ -32,7 +33,7 @@ export class CreatePetIdempotently {
 
   async execute({ newPet, scope, idempotencyKey }: IdempotentCreateInput): Promise<IdempotentCreateResult> {
     checkIdempotencyKey(idempotencyKey);
-    const checked = parseNewPet(newPet);
-    return this.writes.run(scope, idempotencyKey, checked, () => this.pets.create(draftOf(checked)));
+    const checked = checkedNewPet(newPet);
+    return this.writes.run(scope, idempotencyKey, checked, () => this.pets.create(draftOf(checked), eventsOfCreate()));
   }
 }

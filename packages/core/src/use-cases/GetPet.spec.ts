@@ -3,6 +3,7 @@ import { aPetDraft } from '../testing/builders.js';
 import { inMemoryPorts, type InMemoryPorts } from '../testing/inMemoryPorts.js';
 import { createPetStore } from '../createPetStore.js';
 import type { GetPet } from './GetPet.js';
+import { eventsOfCreate } from '../events/PetEvent.js';
 
 describe('GetPet', () => {
   let ports: InMemoryPorts;
@@ -13,7 +14,7 @@ describe('GetPet', () => {
   });
 
   it('returns the pet with that id, given as digits or a number', async () => {
-    const rex = await ports.pets.create(aPetDraft({ name: 'Rex' }));
+    const rex = await ports.pets.create(aPetDraft({ name: 'Rex' }), eventsOfCreate());
     expect(await getPet.execute(String(rex.id))).toEqual(rex);
     expect(await getPet.execute(rex.id)).toEqual(rex);
   });

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { aPetDraft } from '../testing/builders.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
 import { ListPets } from './ListPets.js';
+import { eventsOfCreate } from '../events/PetEvent.js';
 
 describe('ListPets', () => {
   let pets: InMemoryPetRepository;
@@ -10,7 +11,7 @@ describe('ListPets', () => {
   beforeEach(async () => {
     pets = new InMemoryPetRepository();
     listPets = new ListPets(pets);
-    for (let i = 1; i <= 25; i++) await pets.create(aPetDraft({ name: `pet ${i}`, status: i % 5 === 0 ? 'sold' : 'available' }));
+    for (let i = 1; i <= 25; i++) await pets.create(aPetDraft({ name: `pet ${i}`, status: i % 5 === 0 ? 'sold' : 'available' }), eventsOfCreate());
   });
 
   it('returns the first 20 pets by default, with the request for the next page', async () => {
@@ -38,10 +39,10 @@ describe('ListPets', () => {
   it('rejects a bad request without reading anything', async () => {
     let reads = 0;
     const counting = new ListPets({
-      create: (draft) => pets.create(draft),
+      create: (...args) => pets.create(...args),
       findById: (id) => pets.findById(id),
       list: (request) => (reads++, pets.list(request)),
-      update: (id, version, next, timing) => pets.update(id, version, next, timing),
+      update: (...args) => pets.update(...args),
     });
     await expect(counting.execute({ limit: 101 })).rejects.toMatchObject({ code: 'validation_error' });
     expect(reads).toBe(0);

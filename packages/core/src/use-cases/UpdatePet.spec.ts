@@ -1,22 +1,22 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { Pet, PetDraft } from '../pet/Pet.js';
-import type { ChangeTiming } from '../ports/PetRepository.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { aPetDraft } from '../testing/builders.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
 import { UpdatePet } from './UpdatePet.js';
+import { eventsOfCreate, eventsOfUpdate } from '../events/PetEvent.js';
 
 /** The in-memory repository, with a hook that runs just before an update is written (another writer's change). */
 class RacedRepository extends InMemoryPetRepository {
   beforeUpdate: (() => Promise<void>) | undefined;
   updates = 0;
 
-  override async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming): Promise<Pet | null> {
+  override async update(...args: Parameters<InMemoryPetRepository['update']>): Promise<Pet | null> {
     this.updates++;
     const race = this.beforeUpdate;
     this.beforeUpdate = undefined;
     await race?.();
-    return super.update(id, expectedVersion, next, timing);
+    return super.update(...args);
   }
 }
 
@@ -26,17 +26,17 @@ describe('UpdatePet', () => {
   let updatePet: UpdatePet;
   let rex: Pet;
   /** Another request's change, made now (a millisecond after anything before it). */
-  const meanwhile = (id: number, version: number, next: PetDraft) => {
+  const meanwhile = async (id: number, version: number, next: PetDraft) => {
     clock.advance(1);
     const now = clock.now().getTime();
-    return pets.update(id, version, next, { at: now, requestedAt: now });
+    return pets.update(id, version, next, { at: now, requestedAt: now }, eventsOfUpdate((await pets.findById(id)) ?? next));
   };
 
   beforeEach(async () => {
-    pets = new RacedRepository();
     clock = new FakeClock('2026-06-01T12:00:00Z');
+    pets = new RacedRepository(clock);
     updatePet = new UpdatePet(pets, clock);
-    rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 1, status: 'available' }));
+    rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 1, status: 'available' }), eventsOfCreate());
   });
 
   it('changes the fields given, keeps the others and counts one more version', async () => {
@@ -51,12 +51,12 @@ describe('UpdatePet', () => {
     ['pending', 'available'],
     ['pending', 'sold'],
   ] as const)('moves %s to %s', async (from, to) => {
-    const pet = await pets.create(aPetDraft({ status: from }));
+    const pet = await pets.create(aPetDraft({ status: from }), eventsOfCreate());
     expect(await updatePet.execute({ petId: pet.id, patch: { status: to } })).toMatchObject({ status: to, version: 2 });
   });
 
   it.each(['available', 'pending'] as const)('refuses sold -> %s with invalid_transition naming the current status, changing nothing', async (to) => {
-    const sold = await pets.create(aPetDraft({ status: 'sold' }));
+    const sold = await pets.create(aPetDraft({ status: 'sold' }), eventsOfCreate());
     await expect(updatePet.execute({ petId: sold.id, patch: { status: to, name: 'Other' } })).rejects.toMatchObject({
       code: 'invalid_transition',
       current: 'sold',
@@ -67,7 +67,7 @@ describe('UpdatePet', () => {
   });
 
   it('names the allowed next statuses in a refusal', async () => {
-    const sold = await pets.create(aPetDraft({ status: 'sold' }));
+    const sold = await pets.create(aPetDraft({ status: 'sold' }), eventsOfCreate());
     await updatePet.execute({ petId: rex.id, patch: { status: 'pending' } });
     await expect(updatePet.execute({ petId: sold.id, patch: { status: 'pending' } })).rejects.toMatchObject({ code: 'invalid_transition' });
     const error = await updatePet.execute({ petId: sold.id, patch: { status: 'available' } }).catch((e: unknown) => e);
@@ -75,7 +75,7 @@ describe('UpdatePet', () => {
   });
 
   it('changes nothing, same version, when the status (or every field) is set to what it is', async () => {
-    const sold = await pets.create(aPetDraft({ status: 'sold' }));
+    const sold = await pets.create(aPetDraft({ status: 'sold' }), eventsOfCreate());
     expect(await updatePet.execute({ petId: sold.id, patch: { status: 'sold' } })).toEqual(sold);
     expect(await updatePet.execute({ petId: rex.id, patch: { name: 'Rex', categoryId: 1 } })).toEqual(rex);
     expect(await updatePet.execute({ petId: rex.id, patch: {} })).toEqual(rex);
@@ -124,7 +124,7 @@ describe('UpdatePet', () => {
   });
 
   it('refuses a status change when another change moved the status first, even to a status it could reach', async () => {
-    const pending = await pets.create(aPetDraft({ status: 'pending' }));
+    const pending = await pets.create(aPetDraft({ status: 'pending' }), eventsOfCreate());
     pets.beforeUpdate = async () => void (await meanwhile(pending.id, 1, { ...aPetDraft(), status: 'available' }));
     await expect(updatePet.execute({ petId: pending.id, patch: { status: 'sold' } })).rejects.toMatchObject({
       code: 'invalid_transition',
@@ -135,7 +135,7 @@ describe('UpdatePet', () => {
   });
 
   it('refuses a status change that arrived before another change of the status was made, even one read after it', async () => {
-    const pending = await pets.create(aPetDraft({ status: 'pending' }));
+    const pending = await pets.create(aPetDraft({ status: 'pending' }), eventsOfCreate());
     const receivedAt = clock.now();
     await meanwhile(pending.id, 1, { ...aPetDraft(), status: 'available' });
     await expect(updatePet.execute({ petId: pending.id, patch: { status: 'sold' }, receivedAt })).rejects.toMatchObject({
@@ -149,7 +149,7 @@ describe('UpdatePet', () => {
 
   it('of pending -> sold and pending -> available sent together, exactly one wins', async () => {
     for (let round = 0; round < 20; round++) {
-      const pending = await pets.create(aPetDraft({ status: 'pending' }));
+      const pending = await pets.create(aPetDraft({ status: 'pending' }), eventsOfCreate());
       // Either may be written first.
       const [first, second] = round % 2 ? (['sold', 'available'] as const) : (['available', 'sold'] as const);
       const results = await Promise.allSettled([

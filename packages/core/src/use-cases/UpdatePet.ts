@@ -1,10 +1,11 @@
+import { eventsOfUpdate } from '../events/PetEvent.js';
 import { InvalidTransitionError } from '../errors/InvalidTransitionError.js';
 import { NotFoundError } from '../errors/NotFoundError.js';
 import { PreconditionFailedError } from '../errors/PreconditionFailedError.js';
 import { ServiceUnavailableError } from '../errors/ServiceUnavailableError.js';
 import type { Pet, PetDraft, PetPatch } from '../pet/Pet.js';
 import { parsePetId } from '../pet/parsePetId.js';
-import { parsePetPatch } from '../pet/parseNewPet.js';
+import { checkedPetPatch } from '../pet/parseNewPet.js';
 import { isAllowedTransition, PET_TRANSITIONS } from '../pet/PetTransitions.js';
 import type { PetStatus } from '../pet/PetStatus.js';
 import type { Clock } from '../ports/Clock.js';
@@ -13,6 +14,7 @@ import type { PetRepository } from '../ports/PetRepository.js';
 export interface UpdatePetInput {
   /** As a number, or as the decimal text a transport received. */
   petId: number | string;
+  /** Checked here unless `parsePetPatch` made it (a transport's parse is not repeated). */
   patch: PetPatch;
   /** The versions the caller allows the change from (If-Match), or `*` for any; absent: whatever the pet is now. */
   ifMatch?: '*' | readonly number[];
@@ -41,7 +43,7 @@ export class UpdatePet {
   ) {}
 
   async execute({ petId, patch, ifMatch, ifNoneMatch, receivedAt = this.clock.now() }: UpdatePetInput): Promise<Pet> {
-    const checked = parsePetPatch(patch);
+    const checked = checkedPetPatch(patch);
     const id = parsePetId(petId);
     let refused: Pet | undefined;
     let firstSeen: PetStatus | undefined;
@@ -61,7 +63,7 @@ export class UpdatePet {
         throw new InvalidTransitionError(current.status, next.status, PET_TRANSITIONS[current.status]);
       if (next.name === current.name && next.categoryId === current.categoryId && next.status === current.status) return current;
       const timing = { at: this.clock.now().getTime(), requestedAt: receivedAt.getTime() };
-      const updated = await this.pets.update(current.id, current.version, next, timing);
+      const updated = await this.pets.update(current.id, current.version, next, timing, eventsOfUpdate(current));
       if (updated) return updated;
       refused = current;
     }

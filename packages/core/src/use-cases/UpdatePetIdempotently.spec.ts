@@ -6,6 +6,7 @@ import { InMemoryIdempotencyStore } from '../testing/InMemoryIdempotencyStore.js
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
 import { UpdatePet } from './UpdatePet.js';
 import { UpdatePetIdempotently } from './UpdatePetIdempotently.js';
+import { eventsOfCreate } from '../events/PetEvent.js';
 
 describe('UpdatePetIdempotently', () => {
   let pets: InMemoryPetRepository;
@@ -13,10 +14,10 @@ describe('UpdatePetIdempotently', () => {
   let rex: Pet;
 
   beforeEach(async () => {
-    pets = new InMemoryPetRepository();
     const clock = new FakeClock('2026-06-01T12:00:00Z');
+    pets = new InMemoryPetRepository(clock);
     update = new UpdatePetIdempotently(new UpdatePet(pets, clock), new InMemoryIdempotencyStore(), clock);
-    rex = await pets.create(aPetDraft({ status: 'available' }));
+    rex = await pets.create(aPetDraft({ status: 'available' }), eventsOfCreate());
   });
 
   it('replays the first answer to a retry with the same key, changing nothing again', async () => {

@@ -1,4 +1,4 @@
-import { parsePetPatch } from '../pet/parseNewPet.js';
+import { checkedPetPatch } from '../pet/parseNewPet.js';
 import { parsePetId } from '../pet/parsePetId.js';
 import type { Clock } from '../ports/Clock.js';
 import type { IdempotencyStore } from '../ports/IdempotencyStore.js';
@@ -29,12 +29,13 @@ export class UpdatePetIdempotently {
 
   async execute({ scope, idempotencyKey, ...input }: IdempotentUpdateInput): Promise<IdempotentResult> {
     checkIdempotencyKey(idempotencyKey);
+    const patch = checkedPetPatch(input.patch);
     const request = {
       updatePet: parsePetId(input.petId),
-      patch: parsePetPatch(input.patch),
+      patch,
       ifMatch: input.ifMatch ?? null,
       ...(input.ifNoneMatch !== undefined && { ifNoneMatch: input.ifNoneMatch }),
     };
-    return this.writes.run(scope, idempotencyKey, request, () => this.updatePet.execute(input));
+    return this.writes.run(scope, idempotencyKey, request, () => this.updatePet.execute({ ...input, patch }));
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ListPets, readListPetsQuery, ServiceUnavailableError, type Pet, type PetRepository } from '@petstore/core';
+import { ListPets, readListPetsQuery, ServiceUnavailableError, type Pet, type PetRepository, eventsOfCreate, eventsOfUpdate } from '@petstore/core';
 import { InMemoryPetRepository } from '@petstore/core/testing';
 import { PetsSchema } from '../openapi/schemas.js';
 import { serializerFor } from '../openapi/serializers.js';
@@ -10,7 +10,8 @@ const BASE = 'https://api.example.com/v1';
 async function withPets(count: number) {
   const repository = new InMemoryPetRepository();
   const pets: Pet[] = [];
-  for (let i = 1; i <= count; i++) pets.push(await repository.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'available' : 'pending' }));
+  for (let i = 1; i <= count; i++)
+    pets.push(await repository.create({ name: `pet ${i}`, categoryId: 1, status: i % 2 ? 'available' : 'pending' }, eventsOfCreate()));
   return { repository, pets, pages: new ListingPages(new ListPets(repository), serializerFor(PetsSchema), `${BASE}/pets`) };
 }
 
@@ -18,7 +19,7 @@ async function withPets(count: number) {
 function counting(repository: PetRepository, revision: () => number | undefined) {
   const reads = { count: 0 };
   const counted: PetRepository = {
-    create: (draft) => repository.create(draft),
+    create: (...args) => repository.create(...args),
     findById: (id) => repository.findById(id),
     update: (...args) => repository.update(...args),
     list: (request) => {
@@ -47,17 +48,17 @@ describe('ListingPages', () => {
     const before = await pageOf(pages, 'status=available&limit=2');
     expect(idsOf(before)).toEqual([1, 3]);
 
-    await repository.update(3, 1, { name: 'renamed', categoryId: 1, status: 'available' }, { at: 1, requestedAt: 1 });
+    await repository.update(3, 1, { name: 'renamed', categoryId: 1, status: 'available' }, { at: 1, requestedAt: 1 }, eventsOfUpdate(pets[2]!));
     const renamed = await pageOf(pages, 'status=available&limit=2');
     expect(renamed.body).toContain('renamed');
     expect(renamed.etag).not.toBe(before.etag);
 
-    await repository.update(1, 1, { ...pets[0]!, status: 'sold' }, { at: 1, requestedAt: 1 });
+    await repository.update(1, 1, { ...pets[0]!, status: 'sold' }, { at: 1, requestedAt: 1 }, eventsOfUpdate(pets[0]!));
     const left = await pageOf(pages, 'status=available&limit=2');
     expect(idsOf(left)).toEqual([3, 5]);
     expect(left.etag).not.toBe(renamed.etag);
 
-    await repository.update(2, 1, { ...pets[1]!, status: 'available' }, { at: 1, requestedAt: 1 });
+    await repository.update(2, 1, { ...pets[1]!, status: 'available' }, { at: 1, requestedAt: 1 }, eventsOfUpdate(pets[1]!));
     const joined = await pageOf(pages, 'status=available&limit=2');
     expect(idsOf(joined)).toEqual([2, 3]);
     expect(joined.etag).not.toBe(left.etag);
@@ -66,7 +67,7 @@ describe('ListingPages', () => {
   it('shows a pet added after the last page was read, with a new tag', async () => {
     const { repository, pages } = await withPets(2);
     const last = await pageOf(pages, 'limit=5');
-    await repository.create({ name: 'new', categoryId: 1, status: 'available' });
+    await repository.create({ name: 'new', categoryId: 1, status: 'available' }, eventsOfCreate());
     const again = await pageOf(pages, 'limit=5');
     expect(idsOf(again)).toEqual([1, 2, 3]);
     expect(again.etag).not.toBe(last.etag);
@@ -101,7 +102,7 @@ describe('ListingPages', () => {
       const kept = await pageOf(pages, 'status=available&limit=2');
       await pageOf(pages, 'status=available&limit=2');
       expect(reads.count).toBe(2);
-      await repository.update(1, 1, { ...pets[0]!, status: 'sold' }, { at: 1, requestedAt: 1 });
+      await repository.update(1, 1, { ...pets[0]!, status: 'sold' }, { at: 1, requestedAt: 1 }, eventsOfUpdate(pets[0]!));
       revision++;
       const after = await pageOf(pages, 'status=available&limit=2');
       expect(reads.count).toBe(3);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { eventsOfCreate, eventsOfUpdate } from '@petstore/core';
 import { aPetDraft } from '@petstore/core/testing';
 import type { DataSource } from 'typeorm';
 import { dialectOf } from '../dialect.js';
@@ -27,7 +28,7 @@ export function describeOutboxAtomicity(where: string, open: () => Promise<Opene
       try {
         const pets = new TypeOrmPetRepository(dataSource);
         const events = new TypeOrmEventLog(dataSource);
-        const rex = await pets.create(aPetDraft({ name: 'Rex' }));
+        const rex = await pets.create(aPetDraft({ name: 'Rex' }), eventsOfCreate());
         const recorded = await events.listEvents({ before: null, limit: 10 });
         const allow = await refuseEvents(dataSource);
         try {
@@ -39,15 +40,17 @@ export function describeOutboxAtomicity(where: string, open: () => Promise<Opene
               (error: unknown) => ({ rejected: String(error) }),
             );
           expect({
-            create: await outcome(pets.create(aPetDraft({ name: 'lost' }))),
-            update: await outcome(pets.update(rex.id, 1, aPetDraft({ name: 'renamed' }), { at: Date.now(), requestedAt: Date.now() })),
+            create: await outcome(pets.create(aPetDraft({ name: 'lost' }), eventsOfCreate())),
+            update: await outcome(
+              pets.update(rex.id, 1, aPetDraft({ name: 'renamed' }), { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex)),
+            ),
           }).toEqual({ create: { rejected: expect.stringMatching(/refused/) }, update: { rejected: expect.stringMatching(/refused/) } });
         } finally {
           await allow();
         }
         expect((await pets.list({ limit: 10 })).pets).toEqual([rex]);
         expect(await events.listEvents({ before: null, limit: 10 })).toEqual(recorded);
-        const next = await pets.create(aPetDraft({ name: 'next' }));
+        const next = await pets.create(aPetDraft({ name: 'next' }), eventsOfCreate());
         expect((await events.listEvents({ before: null, limit: 1 }))[0]).toMatchObject({ type: 'pet.created', pet: next });
       } finally {
         await close?.();

@@ -1,4 +1,5 @@
 import { aPetDraft } from '@petstore/core/testing';
+import { eventsOfCreate } from '@petstore/core';
 import type { DataSource } from 'typeorm';
 import { TypeOrmIdempotencyStore } from '../TypeOrmIdempotencyStore.js';
 import { TypeOrmPetRepository } from '../TypeOrmPetRepository.js';
@@ -11,7 +12,7 @@ import { TypeOrmPetRepository } from '../TypeOrmPetRepository.js';
 export async function writeDuringStall(dataSource: DataSource, server: { freeze(): void; thaw(): void }) {
   const pets = new TypeOrmPetRepository(dataSource);
   const idempotency = new TypeOrmIdempotencyStore(dataSource);
-  const before = await pets.create(aPetDraft({ name: 'before' }));
+  const before = await pets.create(aPetDraft({ name: 'before' }), eventsOfCreate());
   const claim = () => {
     const now = Date.now();
     return idempotency.claim({ scope: 'key_stall', key: 'retry-me', fingerprint: 'f', now, expiresAt: now + 86_400_000, staleAfter: now - 60_000 });
@@ -19,7 +20,10 @@ export async function writeDuringStall(dataSource: DataSource, server: { freeze(
   server.freeze();
   let stalled: PromiseSettledResult<unknown>[];
   try {
-    stalled = await Promise.allSettled([...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }))), claim()]);
+    stalled = await Promise.allSettled([
+      ...Array.from({ length: 5 }, (_, i) => pets.create(aPetDraft({ name: `stalled ${i}` }), eventsOfCreate())),
+      claim(),
+    ]);
   } finally {
     server.thaw();
   }

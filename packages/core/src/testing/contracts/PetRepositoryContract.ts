@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { MAX_ID, type Pet } from '../../pet/Pet.js';
+import { eventsOfCreate, eventsOfUpdate } from '../../events/PetEvent.js';
+import { MAX_ID, type Pet, type PetDraft } from '../../pet/Pet.js';
 import type { EventLog } from '../../ports/EventLog.js';
-import type { PetPage, PetRepository } from '../../ports/PetRepository.js';
+import type { ChangeTiming, PetPage, PetRepository } from '../../ports/PetRepository.js';
 import { openHarness, type Closable } from './harness.js';
 import { aPetDraft } from '../builders.js';
 
@@ -30,6 +31,10 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       while (Date.now() <= now) await new Promise((resolve) => setImmediate(resolve));
     };
 
+    /** A change as UpdatePet makes it: with the events the domain decides for a change to the pet as stored. */
+    const change = async (id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming) =>
+      repository.update(id, expectedVersion, next, timing, eventsOfUpdate((await repository.findById(id)) ?? next));
+
     /** A page as the tests compare it. */
     const shown = ({ pets, next }: PetPage): PetPage => (next === undefined ? { pets } : { pets, next });
 
@@ -46,12 +51,12 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
     async function createMany(count: number, status: (i: number) => Pet['status'] = () => 'available'): Promise<Pet[]> {
       const pets: Pet[] = [];
-      for (let i = 0; i < count; i++) pets.push(await repository.create(aPetDraft({ name: `pet ${i}`, status: status(i) })));
+      for (let i = 0; i < count; i++) pets.push(await repository.create(aPetDraft({ name: `pet ${i}`, status: status(i) }), eventsOfCreate()));
       return pets;
     }
 
     it('creates a pet with a service-assigned id and finds it again', async () => {
-      const created = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }));
+      const created = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }), eventsOfCreate());
       expect(created).toEqual({ id: expect.any(Number), name: 'Rex', categoryId: 7, status: 'pending', version: 1 });
       expect(Number.isSafeInteger(created.id) && created.id >= 1).toBe(true);
       expect(await repository.findById(created.id)).toEqual(created);
@@ -94,14 +99,16 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
     it('round-trips names with emoji, quotes and SQL metacharacters, and the largest categoryId, exactly', async () => {
       const names = [`🐶 Rex "the" O'Brien`, "Robert'); DROP TABLE pets;--", '%_\\ LIKE * ? $1 :name @p', 'ñandú Łódź 犬 👩‍👩‍👧 ❤️', '🐕'.repeat(100)];
       for (const name of names) {
-        const created = await repository.create(aPetDraft({ name, categoryId: MAX_ID }));
+        const created = await repository.create(aPetDraft({ name, categoryId: MAX_ID }), eventsOfCreate());
         expect(created.name).toBe(name);
         expect(await repository.findById(created.id)).toEqual({ id: created.id, name, categoryId: MAX_ID, status: 'available', version: 1 });
       }
     });
 
     it('gives 200 concurrent creates 200 distinct ids and stores all of them', async () => {
-      const created = await Promise.all(Array.from({ length: 200 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }))));
+      const created = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }), eventsOfCreate())),
+      );
       expect(new Set(created.map((p) => p.id)).size).toBe(200);
       let all: Pet[] = [];
       let after: number | undefined;
@@ -115,13 +122,13 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
     it('updates a pet from its current version: the fields given, the version one more, seen by every read', async () => {
       const [rex, other] = await createMany(2);
-      const updated = await repository.update(rex!.id, 1, { name: 'Rex II', categoryId: 9, status: 'pending' }, tick());
+      const updated = await change(rex!.id, 1, { name: 'Rex II', categoryId: 9, status: 'pending' }, tick());
       expect(updated).toEqual({ id: rex!.id, name: 'Rex II', categoryId: 9, status: 'pending', version: 2 });
       expect(await repository.findById(rex!.id)).toEqual(updated);
       expect(shown(await repository.list({ limit: 10 }))).toEqual({ pets: [updated, other] });
       expect(shown(await repository.list({ limit: 10, status: 'pending' }))).toEqual({ pets: [updated] });
       expect(shown(await repository.list({ limit: 10, status: 'available' }))).toEqual({ pets: [other] });
-      expect(await repository.update(rex!.id, 2, { name: 'Rex II', categoryId: 9, status: 'sold' }, tick())).toMatchObject({
+      expect(await change(rex!.id, 2, { name: 'Rex II', categoryId: 9, status: 'sold' }, tick())).toMatchObject({
         status: 'sold',
         version: 3,
       });
@@ -129,9 +136,9 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
     it('refuses an update from a version that is no longer current, or of a pet that does not exist, changing nothing', async () => {
       const [rex] = await createMany(1);
-      await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'first' }, tick());
-      expect(await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'stale' }, tick())).toBeNull();
-      expect(await repository.update(rex!.id + 1000, 1, aPetDraft(), tick())).toBeNull();
+      await change(rex!.id, 1, { ...aPetDraft(), name: 'first' }, tick());
+      expect(await change(rex!.id, 1, { ...aPetDraft(), name: 'stale' }, tick())).toBeNull();
+      expect(await change(rex!.id + 1000, 1, aPetDraft(), tick())).toBeNull();
       expect(await repository.findById(rex!.id)).toMatchObject({ name: 'first', version: 2 });
     });
 
@@ -139,20 +146,33 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       const [rex] = await createMany(1);
       const arrived = tick().requestedAt;
       await afterNow();
-      await repository.update(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
+      await change(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
       const late = { at: tick().at, requestedAt: arrived };
-      expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, late)).toBeNull();
-      expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'pending', name: 'renamed' }, late)).toMatchObject({ version: 3 });
+      expect(await change(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, late)).toBeNull();
+      expect(await change(rex!.id, 2, { ...aPetDraft(), status: 'pending', name: 'renamed' }, late)).toMatchObject({ version: 3 });
       // A request that arrived after the status changed may change it.
-      expect(await repository.update(rex!.id, 3, { ...aPetDraft(), status: 'sold' }, tick())).toMatchObject({ status: 'sold', version: 4 });
+      expect(await change(rex!.id, 3, { ...aPetDraft(), status: 'sold' }, tick())).toMatchObject({ status: 'sold', version: 4 });
+    });
+
+    it('dates a status change as it is written, not as it was decided: a request that arrived in between is refused', async () => {
+      const [rex] = await createMany(1);
+      const decided = Date.now();
+      await afterNow();
+      const arrived = Date.now();
+      await afterNow();
+      // Decided before the second request arrived, written after it (it waited for a lock meanwhile).
+      expect(await change(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, { at: decided, requestedAt: decided })).toMatchObject({
+        version: 2,
+      });
+      const [event] = await events.listEvents({ before: null, limit: 1 });
+      expect(event!.at.getTime()).toBeGreaterThan(arrived);
+      expect(await change(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: arrived })).toBeNull();
     });
 
     it('lets exactly one of concurrent updates from the same version succeed', async () => {
       const [rex] = await createMany(1);
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          repository.update(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }, tick()),
-        ),
+        Array.from({ length: 20 }, (_, i) => change(rex!.id, 1, { ...aPetDraft(), name: `racer ${i}`, status: i % 2 ? 'sold' : 'pending' }, tick())),
       );
       const winners = results.filter((r) => r !== null);
       expect(winners).toHaveLength(1);
@@ -167,7 +187,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
         const pet = pets[(round * 5) % pets.length]!;
         const before = current.get(pet.id)!;
         const status = before.status === 'available' ? 'pending' : 'available';
-        const changed = await repository.update(pet.id, before.version, { name: before.name, categoryId: before.categoryId, status }, tick());
+        const changed = await change(pet.id, before.version, { name: before.name, categoryId: before.categoryId, status }, tick());
         expect(changed).not.toBeNull();
         current = new Map(current).set(pet.id, changed!);
         // Reads started after the update resolved: the pet as changed, in the listing of its new status only.
@@ -187,10 +207,11 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
       it('records pet.created with the pet as created, dated as it is written, found by its id', async () => {
         const before = Date.now();
-        const rex = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }));
+        const rex = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'pending' }), eventsOfCreate());
         const [event, ...others] = await everyEvent();
         expect(others).toEqual([]);
         expect(event).toEqual({ id: expect.stringMatching(/^evt_[0-9a-f]{28}$/), type: 'pet.created', at: expect.any(Date), pet: rex });
+        expect(event!.id.slice(4, 16)).toBe(event!.at.getTime().toString(16).padStart(12, '0'));
         expect(event!.at.getTime()).toBeGreaterThanOrEqual(before - 1000);
         expect(event!.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
         expect(await events.findEvents([event!.id, 'evt_0000000000000000000000000000'])).toEqual([event]);
@@ -198,35 +219,59 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
       });
 
       it('records pet.updated with the pet after the change and the previous values of the fields it changed', async () => {
-        const rex = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'available' }));
+        const rex = await repository.create(aPetDraft({ name: 'Rex', categoryId: 7, status: 'available' }), eventsOfCreate());
         const timing = tick();
-        const updated = await repository.update(rex.id, 1, { name: 'Rex', categoryId: 8, status: 'pending' }, timing);
+        const updated = await change(rex.id, 1, { name: 'Rex', categoryId: 8, status: 'pending' }, timing);
         const [event] = await everyEvent();
         expect(event).toEqual({
           id: expect.stringMatching(/^evt_[0-9a-f]{28}$/),
           type: 'pet.updated',
-          at: new Date(timing.at),
+          at: expect.any(Date),
           pet: updated,
           previous: { categoryId: 7, status: 'available' },
         });
+        // Dated as it was written: not before the time it was decided, and by now.
+        expect(event!.at.getTime()).toBeGreaterThanOrEqual(timing.at);
+        expect(event!.at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+        expect(event!.id.slice(4, 16)).toBe(event!.at.getTime().toString(16).padStart(12, '0'));
+      });
+
+      it('stores the events it is given, as given, each with the pet as the change left it', async () => {
+        const rex = await repository.create(aPetDraft({ name: 'Rex', status: 'available' }), eventsOfCreate());
+        const said = { name: 'as the domain said', categoryId: 3, status: 'pending' as const };
+        const two = [...eventsOfUpdate(said), { type: 'pet.updated' as const, before: null }];
+        const updated = await repository.update(rex.id, 1, { ...aPetDraft(), name: 'Rex II' }, tick(), two);
+        const recorded = (await everyEvent()).filter((e) => e.type === 'pet.updated');
+        expect(recorded.map(({ pet, previous }) => ({ pet, previous }))).toEqual(
+          expect.arrayContaining([
+            { pet: updated, previous: { name: 'as the domain said', categoryId: 3, status: 'pending' } },
+            { pet: updated, previous: undefined },
+          ]),
+        );
+        expect(recorded).toHaveLength(2);
+        expect(new Set(recorded.map((e) => e.id)).size).toBe(2);
+        const none = await repository.create(aPetDraft({ name: 'Quiet' }), []);
+        expect((await everyEvent()).some((e) => e.pet.id === none.id)).toBe(false);
       });
 
       it('records nothing for a refused update: a stale version, an unknown pet, a status changed in flight', async () => {
         const [rex] = await createMany(1);
         const arrived = tick().requestedAt;
         await afterNow();
-        await repository.update(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
+        await change(rex!.id, 1, { ...aPetDraft(), status: 'pending' }, tick());
         const recorded = await everyEvent();
-        expect(await repository.update(rex!.id, 1, { ...aPetDraft(), name: 'stale' }, tick())).toBeNull();
-        expect(await repository.update(rex!.id + 1000, 1, aPetDraft(), tick())).toBeNull();
-        expect(await repository.update(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, { at: tick().at, requestedAt: arrived })).toBeNull();
+        expect(await change(rex!.id, 1, { ...aPetDraft(), name: 'stale' }, tick())).toBeNull();
+        expect(await change(rex!.id + 1000, 1, aPetDraft(), tick())).toBeNull();
+        expect(await change(rex!.id, 2, { ...aPetDraft(), status: 'sold' }, { at: tick().at, requestedAt: arrived })).toBeNull();
         expect(await everyEvent()).toEqual(recorded);
       });
 
       it('records exactly one event per committed change, under concurrency', async () => {
-        const created = await Promise.all(Array.from({ length: 50 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }))));
+        const created = await Promise.all(
+          Array.from({ length: 50 }, (_, i) => repository.create(aPetDraft({ name: `concurrent ${i}` }), eventsOfCreate())),
+        );
         const results = await Promise.all(
-          Array.from({ length: 10 }, (_, i) => repository.update(created[0]!.id, 1, { ...aPetDraft(), name: `racer ${i}` }, tick())),
+          Array.from({ length: 10 }, (_, i) => change(created[0]!.id, 1, { ...aPetDraft(), name: `racer ${i}` }, tick())),
         );
         const winner = results.find((r) => r !== null)!;
         const all = await everyEvent();
@@ -242,7 +287,7 @@ export function describePetRepositoryContract(name: string, open: () => Promise<
 
       it('lists events newest first (by date, then id), a page at a time from a position', async () => {
         const [rex] = await createMany(1);
-        for (let i = 1; i <= 4; i++) await repository.update(rex!.id, i, { ...aPetDraft(), name: `name ${i}` }, tick());
+        for (let i = 1; i <= 4; i++) await change(rex!.id, i, { ...aPetDraft(), name: `name ${i}` }, tick());
         const all = await everyEvent();
         expect(all).toHaveLength(5);
         const order = [...all].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : -1));

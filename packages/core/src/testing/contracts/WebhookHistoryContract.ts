@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { eventsOfCreate } from '../../events/PetEvent.js';
 import type { ClaimRequest, DeliveryQueue } from '../../ports/DeliveryQueue.js';
 import type { EventLog } from '../../ports/EventLog.js';
 import type { PetRepository } from '../../ports/PetRepository.js';
@@ -47,7 +48,7 @@ export function describeWebhookHistoryContract(name: string, open: () => Promise
     async function historyOfThree() {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       const [done, retried, failed] = await claim(t0, later(30_000), 10);
       await h.queue.record(delivered(done!), { state: 'succeeded' });
@@ -58,7 +59,7 @@ export function describeWebhookHistoryContract(name: string, open: () => Promise
 
     it('deletes what is older than the cutoff, but never a pending delivery, its event, or an event not dispatched yet', async () => {
       const { endpoint, retried } = await historyOfThree();
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       const [undispatched] = await h.events.listEvents({ before: null, limit: 1 });
       expect(await h.history.purge(everything(), 100)).toEqual({ events: 2, deliveries: 2, attempts: 3 });
       const kept = await h.events.listEvents({ before: null, limit: 10 });
@@ -80,7 +81,7 @@ export function describeWebhookHistoryContract(name: string, open: () => Promise
     it('deletes at most a batch of each kind per call, each row once however many purge at the same time', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      for (let i = 0; i < 12; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 12; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 20);
       for (const delivery of await claim(t0, later(30_000), 20)) await h.queue.record(delivered(delivery), { state: 'succeeded' });
       expect(await h.history.purge(everything(), 2)).toEqual({ events: 2, deliveries: 2, attempts: 2 });

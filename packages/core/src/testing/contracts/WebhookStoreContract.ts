@@ -6,6 +6,7 @@ import { attemptIdOf, type Delivery, type DeliveryAttempt } from '../../webhooks
 import type { WebhookEndpoint } from '../../webhooks/WebhookEndpoint.js';
 import { aPetDraft } from '../builders.js';
 import { openHarness, type Closable } from './harness.js';
+import { eventsOfCreate, eventsOfUpdate } from '../../events/PetEvent.js';
 
 /** A pet repository (whose changes record the events) and the endpoint store and delivery queue on the same storage. */
 export type WebhookStoreHarness = { pets: PetRepository; endpoints: WebhookEndpointStore; queue: DeliveryQueue } & Closable;
@@ -106,8 +107,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const updatesOnly = anEndpoint({ eventTypes: ['pet.updated'] });
       const disabled = anEndpoint({ disabled: true, disabledReason: 'manual' });
       for (const endpoint of [all, updatesOnly, disabled]) await h.endpoints.create(endpoint);
-      const rex = await h.pets.create(aPetDraft());
-      await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() });
+      const rex = await h.pets.create(aPetDraft(), eventsOfCreate());
+      await h.pets.update(rex.id, 1, { ...aPetDraft(), status: 'sold' }, { at: Date.now(), requestedAt: Date.now() }, eventsOfUpdate(rex));
       expect(await h.queue.backlog()).toEqual({ pending: 0, undispatched: 2, oldestDueAt: expect.any(Date) });
       expect(await dispatch(t0, 10)).toBe(2);
       expect(await dispatch(t0, 10)).toBe(0);
@@ -120,7 +121,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('hands a due delivery to one claim until its lease ends, then again; retries when recorded so, never after success', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       const [delivery] = await claim(t0, later(30_000), 10);
       expect(await claim(later(29_999), later(60_000), 10)).toEqual([]);
@@ -147,8 +148,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('enqueues a replay of one event to one endpoint, and drops the pending deliveries of a deleted endpoint', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       const [first, second] = await claim(t0, later(1000), 10);
       await h.queue.record(anAttempt(first!, t0, { statusCode: 204, error: null, responseBody: '', succeeded: true }), { state: 'succeeded' });
@@ -162,7 +163,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('queues one replay of an event to an endpoint at a time, however many are asked for at once', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       // The event's first delivery, claimed and still pending, does not count.
       const [first] = await claim(t0, later(30_000), 10);
@@ -180,7 +181,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
 
     it('never hands one delivery, or dispatches one event, to two concurrent callers', async () => {
       for (let i = 0; i < 3; i++) await h.endpoints.create(anEndpoint());
-      await Promise.all(Array.from({ length: 20 }, () => h.pets.create(aPetDraft())));
+      await Promise.all(Array.from({ length: 20 }, () => h.pets.create(aPetDraft(), eventsOfCreate())));
       const dispatched = await Promise.all(Array.from({ length: 5 }, () => dispatch(t0, 7)));
       expect(dispatched.reduce((a, b) => a + b, 0) + (await dispatch(t0, 100))).toBe(20);
       const claims = await Promise.all(Array.from({ length: 6 }, () => claim(t0, later(60_000), 13)));
@@ -191,7 +192,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it("claims each endpoint's share in turns, soonest due first within a turn, none of an endpoint without a share", async () => {
       const [a, b, c] = [anEndpoint(), anEndpoint(), anEndpoint()];
       for (const endpoint of [a, b, c]) await h.endpoints.create(endpoint);
-      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       // Three deliveries due per endpoint; b may have two, c none (paused), the others one each.
       const shares = {
@@ -212,8 +213,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('records an attempt once: a repeat, or an older attempt, changes nothing; each record of a batch stands alone', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      await h.pets.create(aPetDraft());
-      await h.pets.create(aPetDraft());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
+      await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       const [one, two] = await claim(t0, later(30_000), 10);
       const delivered = anAttempt(one!, t0, { statusCode: 200, error: null, responseBody: 'ok', succeeded: true });
@@ -235,7 +236,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('stores each record of a batch alone: one that cannot be stored fails neither the others nor itself twice', async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       const [bad, good, other] = await claim(t0, later(30_000), 10);
       const retry = { state: 'pending', nextAttemptAt: later(1000) } as const;
@@ -260,7 +261,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it("shows a delivery's next attempt on its latest attempt while it waits; not once tried again, succeeded, given up or dropped", async () => {
       const endpoint = anEndpoint();
       await h.endpoints.create(endpoint);
-      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 3; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       const [retried, waiting, abandoned] = await claim(t0, later(30_000), 10);
       await h.queue.record(anAttempt(retried!, t0), { state: 'pending', nextAttemptAt: later(5000) });
@@ -299,7 +300,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
     it('drops the pending deliveries of one endpoint, and only those', async () => {
       const [kept, dropped] = [anEndpoint(), anEndpoint()];
       for (const endpoint of [kept, dropped]) await h.endpoints.create(endpoint);
-      for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft());
+      for (let i = 0; i < 2; i++) await h.pets.create(aPetDraft(), eventsOfCreate());
       await dispatch(t0, 10);
       expect(await h.queue.drop(dropped.id)).toBe(2);
       expect((await claim(t0, later(30_000), 10)).map((d) => d.endpointId)).toEqual([kept.id, kept.id]);
@@ -309,7 +310,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       const [live, held] = [anEndpoint(), anEndpoint()];
       for (const endpoint of [live, held]) await h.endpoints.create(endpoint);
       await hold(held.id, later(10_000));
-      for (let i = 0; i < 5; i++) await h.pets.create(aPetDraft({ name: `Pet ${i}` }));
+      for (let i = 0; i < 5; i++) await h.pets.create(aPetDraft({ name: `Pet ${i}` }), eventsOfCreate());
       const given: Delivery[] = [];
       const claimAll = async (at: Date) => {
         const claimed = await claim(at, later(1_000_000), 100);
@@ -338,7 +339,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(await claimAll(later(20_001))).toHaveLength(2);
       await dispatch(later(20_002), 2);
       expect(await claimAll(later(20_002))).toHaveLength(1);
-      await h.pets.create(aPetDraft({ name: 'Last' }));
+      await h.pets.create(aPetDraft({ name: 'Last' }), eventsOfCreate());
       expect(await dispatch(later(20_003), 2)).toBe(1);
       expect((await claimAll(later(20_003))).map((d) => d.endpointId).sort()).toEqual([live.id, held.id].sort());
       const events = (await claim(later(1_000_000), later(2_000_000), 100)).filter((d) => d.endpointId === live.id).map((d) => d.eventId);
@@ -351,8 +352,8 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       await hold(held.id, t0);
       await hold(disabled.id, t0);
       await hold('we_ffffffffffffffff', t0);
-      await h.pets.create(aPetDraft({ name: 'One' }));
-      await h.pets.create(aPetDraft({ name: 'Two' }));
+      await h.pets.create(aPetDraft({ name: 'One' }), eventsOfCreate());
+      await h.pets.create(aPetDraft({ name: 'Two' }), eventsOfCreate());
       await dispatch(t0, 10);
       const [probe] = await claim(t0, later(1_000_000), 10);
       await hold(held.id, later(1_000));
@@ -365,7 +366,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       expect(await h.endpoints.save({ ...disabled, disabled: false, disabledReason: null })).toBe(true);
       await hold(held.id, later(1_000_000));
       await h.queue.drop(held.id);
-      await h.pets.create(aPetDraft({ name: 'Three' }));
+      await h.pets.create(aPetDraft({ name: 'Three' }), eventsOfCreate());
       await dispatch(later(2_000), 10);
       expect((await claim(later(2_000), later(1_000_000), 10)).map((d) => d.endpointId).sort()).toEqual([held.id, disabled.id].sort());
     });
@@ -382,7 +383,7 @@ export function describeWebhookStoreContract(name: string, open: () => Promise<W
       };
       for (let round = 0; round < 6; round++) {
         await Promise.all([
-          ...Array.from({ length: 4 }, (_, i) => h.pets.create(aPetDraft({ name: `Pet ${round}.${i}` }))),
+          ...Array.from({ length: 4 }, (_, i) => h.pets.create(aPetDraft({ name: `Pet ${round}.${i}` }), eventsOfCreate())),
           dispatch(t0, 3),
           dispatch(t0, 3),
           h.queue.hold(new Map(endpoints.filter((_, i) => i !== round % 3).map((endpoint) => [endpoint.id, t0]))),
