@@ -65,6 +65,13 @@ hooks.beforeEach(async (transaction, done) => {
     } else if (status !== 404 && ENDPOINT_ID.test(transaction.request.uri)) {
       setUri(transaction, transaction.request.uri.replace(ENDPOINT_ID, await createEndpoint(transaction)));
       if (status === 202) transaction.request.body = JSON.stringify({ eventId: await anEventId(transaction) });
+      if (status === 409 && path.endsWith('/resend')) {
+        // A resend of the event to the endpoint already waits: the second is refused.
+        const eventId = await anEventId(transaction);
+        const endpointPath = transaction.request.uri.replace(/^\/unknown\//, '/');
+        await send(transaction, 'POST', endpointPath, { eventId });
+        transaction.request.body = JSON.stringify({ eventId });
+      }
     }
     if (status === 404 && KEY_ID.test(path)) {
       setUri(transaction, transaction.request.uri.replace(/^\/unknown\//, '/').replace(KEY_ID, 'key_0000000000000000'));
