@@ -269,7 +269,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
         expect.stringMatching(new RegExp(`^${name}="${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid: expected .+`)),
       ]);
     });
-  }, 30_000);
+  });
 
   it('stops with exit code 1 and one line naming PORT and HOST when it cannot listen', async () => {
     const holder = createNetServer();
