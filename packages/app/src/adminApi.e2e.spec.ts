@@ -137,7 +137,13 @@ describe('the built server with the admin API on every interface (ADMIN_HOST=0.0
       await named.stop();
     }
 
-    const unnamed = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`, ADMIN_TOKEN, ADMIN_PORT: '0', ADMIN_HOST: '0.0.0.0' });
+    const unnamed = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      DATABASE_URL: `sqlite:${join(dir, 'wildcard.db')}`,
+      ADMIN_TOKEN,
+      ADMIN_PORT: '0',
+      ADMIN_HOST: '0.0.0.0',
+    });
     try {
       await eventually(() => unnamed.output().includes("The admin API's Location names a wildcard address"), { timeoutMs: 30_000 });
     } finally {
@@ -148,7 +154,7 @@ describe('the built server with the admin API on every interface (ADMIN_HOST=0.0
 
 describe('the built server without ADMIN_TOKEN', () => {
   it('opens no admin listener', async () => {
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'plain.db')}` });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${join(dir, 'plain.db')}` });
     try {
       expect([server.adminUrl, server.output()]).toEqual([null, expect.not.stringContaining('Admin API')]);
     } finally {

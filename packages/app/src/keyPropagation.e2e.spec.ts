@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { expect, it } from '@jest/globals';
-import { eventually, runCli, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { eventually, runCli, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, listAllPets } from './testing/api.js';
 import { twoInstances } from './testing/twoInstances.js';
@@ -23,7 +23,6 @@ describeWithPostgresAndRedis(
   (servers) => {
     const databaseUrl = () => servers().postgres.url;
     const instances = twoInstances(() => ({
-      ...STOPPED_AT_ONCE,
       DATABASE_URL: databaseUrl(),
       REDIS_URL: servers().redis.url,
       KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),

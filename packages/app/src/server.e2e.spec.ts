@@ -15,6 +15,7 @@ import {
   runNodeProcess,
   SERVER_ENTRY,
   spawnServer,
+  STOPPED_AT_ONCE,
   type ServerProcess,
 } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
@@ -36,7 +37,7 @@ describe('the built server on SQLite', () => {
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    server = await spawnServer({ DATABASE_URL: databaseUrl, METRICS_PORT: '0' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, METRICS_PORT: '0' });
   }, 30_000);
   afterAll(async () => {
     logs.push(server.output());
@@ -161,20 +162,20 @@ describe('the built server on SQLite', () => {
 describe('the built server across restarts and shutdowns (SQLite)', () => {
   it('keeps pets and keys across a restart, and creates no second first-run key', async () => {
     const databaseUrl = newSqliteUrl();
-    const first = await spawnServer({ DATABASE_URL: databaseUrl });
+    const first = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl });
     const key = first.firstRunKey!;
     const ids: number[] = [];
     for (const name of ['Rex', 'Max', 'Bella']) ids.push(((await (await postPet(first, key, name)).json()) as { id: number }).id);
     expect(await first.stop('SIGTERM')).toBe(0);
 
-    const second = await spawnServer({ DATABASE_URL: databaseUrl });
+    const second = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl });
     expect(second.firstRunKey).toBeNull();
     expect((await listAllPets(second, key)).map((p) => p.id)).toEqual(ids);
     await second.stop();
   }, 30_000);
 
   it('writes the log lines it still holds when it exits, on SIGTERM and on a second signal that exits at once', async () => {
-    const graceful = await spawnServer({ DATABASE_URL: newSqliteUrl() });
+    const graceful = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: newSqliteUrl() });
     await fetch(`${graceful.url}/pets`, { headers: { ...auth(graceful.firstRunKey!), 'X-Request-Id': 'last-before-sigterm' } });
     expect(await graceful.stop('SIGTERM')).toBe(0);
     await eventually(() => /"last-before-sigterm"[^]*"msg":"stopped"/.test(graceful.output()));
@@ -234,14 +235,14 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     expect(failures).toEqual([]);
     expect(acknowledged.length).toBeGreaterThan(20);
 
-    const restarted = await spawnServer({ DATABASE_URL: databaseUrl });
+    const restarted = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl });
     const stored = new Set((await listAllPets(restarted, key)).map((p) => p.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     await restarted.stop();
   }, 60_000);
 
   it('turns the API reference off with DOCS_ENABLED=false', async () => {
-    const server = await spawnServer({ DATABASE_URL: newSqliteUrl(), DOCS_ENABLED: 'false' });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: newSqliteUrl(), DOCS_ENABLED: 'false' });
     try {
       const docs = await fetch(server.url.replace('/v1', '/docs'));
       expect(docs.status).toBe(404);
@@ -252,20 +253,22 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
   }, 30_000);
 
   it('stops at once with exit code 2 and one line on a bad setting', async () => {
-    for (const [name, value] of [
+    const settings = [
       ['PORT', 'eighty'],
       ['DATABASE_URL', 'mongodb://x/y'],
       ['DATABASE_POOL_MODE', 'statement'],
       ['PUBLIC_BASE_URL', 'ftp://x/v1'],
       ['REDIS_CLUSTER_NODES', '10.0.0.1:7000;10.0.0.2:7000'],
       ['REDIS_SENTINELS', '10.0.0.1'],
-    ] as const) {
-      const result = await runNodeProcess(SERVER_ENTRY, [], { [name]: value });
-      expect(result.code).toBe(2);
-      expect(result.stderr.trim().split('\n')).toEqual([
+    ] as const;
+    // Independent processes: started together.
+    const results = await Promise.all(settings.map(([name, value]) => runNodeProcess(SERVER_ENTRY, [], { [name]: value })));
+    settings.forEach(([name, value], i) => {
+      expect(results[i]!.code).toBe(2);
+      expect(results[i]!.stderr.trim().split('\n')).toEqual([
         expect.stringMatching(new RegExp(`^${name}="${value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}" is invalid: expected .+`)),
       ]);
-    }
+    });
   });
 
   it('stops with exit code 1 and one line naming PORT and HOST when it cannot listen', async () => {
@@ -306,7 +309,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
           return false;
         }
       };
-      const server = await spawnServer({ DATABASE_URL: newSqliteUrl(), METRICS_PORT: '0', ...env });
+      const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: newSqliteUrl(), METRICS_PORT: '0', ...env });
       try {
         const port = /metrics on port (\d+)/.exec(server.output())![1]!;
         const hosts = Object.keys(reached);
@@ -324,7 +327,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
     for (const _start of ['first', 'second']) {
       const port = await freePort();
       const child = spawn(process.execPath, [SERVER_ENTRY], {
-        env: { PATH: process.env['PATH'], PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+        env: { PATH: process.env['PATH'], PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...STOPPED_AT_ONCE },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
@@ -348,16 +351,16 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
   }, 60_000);
 
   it('never prints a password of DATABASE_URL or REDIS_URL, in a configuration error or a start failure', async () => {
-    for (const env of [{ DATABASE_URL: 'mysql://admin:hunter2@db/x' }, { REDIS_URL: 'redis://:hunter2@cache:port' }] as Record<string, string>[]) {
-      const result = await runNodeProcess(SERVER_ENTRY, [], env);
+    const [unreachable, ...misconfigured] = await Promise.all([
+      runNodeProcess(SERVER_ENTRY, [], { DATABASE_URL: 'postgres://admin:hunter2@127.0.0.1:1/petstore', DATABASE_TIMEOUT_MS: '500' }),
+      runNodeProcess(SERVER_ENTRY, [], { DATABASE_URL: 'mysql://admin:hunter2@db/x' }),
+      runNodeProcess(SERVER_ENTRY, [], { REDIS_URL: 'redis://:hunter2@cache:port' }),
+    ]);
+    for (const result of misconfigured) {
       expect(result.code).toBe(2);
       expect(result.stderr).not.toContain('hunter2');
       expect(result.stderr).toMatch(/:\*\*\*@/);
     }
-    const unreachable = await runNodeProcess(SERVER_ENTRY, [], {
-      DATABASE_URL: 'postgres://admin:hunter2@127.0.0.1:1/petstore',
-      DATABASE_TIMEOUT_MS: '500',
-    });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr + unreachable.stdout).not.toContain('hunter2');
   }, 30_000);
@@ -373,7 +376,7 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
 describeWithPostgres('the built server on PostgreSQL', (postgres) => {
   it('serves create, list, get and limits, and keeps everything across a restart', async () => {
     const databaseUrl = postgres().url;
-    const first = await spawnServer({ DATABASE_URL: databaseUrl });
+    const first = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl });
     const key = first.firstRunKey!;
     expect(key).toMatch(/^pst_/);
     const created = await postPet(first, key, 'Rex');
@@ -383,7 +386,7 @@ describeWithPostgres('the built server on PostgreSQL', (postgres) => {
     expect((await fetch(`${first.url}/pets`)).status).toBe(401);
     expect(await first.stop()).toBe(0);
 
-    const second = await spawnServer({ DATABASE_URL: databaseUrl });
+    const second = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl });
     expect(second.firstRunKey).toBeNull();
     expect(await listAllPets(second, key)).toEqual([{ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' }]);
     const proKey = (await runCli(['keys', 'create', '--plan', 'pro'], { DATABASE_URL: databaseUrl })).stdout.trim();

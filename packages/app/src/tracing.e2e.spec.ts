@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, nextLink, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, nextLink, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, postPet } from './testing/api.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testing/otlpReceiver.js';
@@ -22,7 +22,9 @@ const callerContext = () => {
   return { traceId, parentSpanId, traceparent: `00-${traceId}-${parentSpanId}-01` };
 };
 
+// The stops below are SIGTERM's clean ones (exit 0, the last spans exported), without waiting for idle keep-alive clients.
 const tracingEnv = (receiver: OtlpReceiver) => ({
+  ...STOPPED_AT_ONCE,
   OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
   OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
   OTEL_BSP_SCHEDULE_DELAY: '200',
@@ -309,7 +311,11 @@ const cache = createRequire(import.meta.url).cache;
 process.on('exit', () => appendFileSync(${JSON.stringify(loaded)}, Object.keys(cache).join('\\n') + '\\n'));
 `,
     );
-    const server = await spawnServer({ DATABASE_URL: `sqlite:${join(dir, 'untraced', 'petstore.db')}`, NODE_OPTIONS: `--import=${probe}` });
+    const server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      DATABASE_URL: `sqlite:${join(dir, 'untraced', 'petstore.db')}`,
+      NODE_OPTIONS: `--import=${probe}`,
+    });
     try {
       const { traceparent } = callerContext();
       expect((await fetch(`${server.url}/pets`, { headers: { ...auth(server.firstRunKey!), traceparent } })).status).toBe(200);
