@@ -42,7 +42,7 @@ describe('the examples of the docs', () => {
       'own-typeorm-datasource.js',
       "runs the pet store on the embedder's own TypeORM DataSource and SQLite file, beside the embedder's own table",
       [
-        /^migrated: InitialSchema1763769600000, CreateIdempotencyKeys1763856000000, CoveringStatusIndex1763942400000, KeyModel1764028800000, RateLimitBans1764230400000, PetVersion1764316800000, PetEvents1764403200000, Webhooks1764489600000, DeliveriesByEndpoint1764576000000, CreateVisits1790000000000$/m,
+        /^migrated: InitialSchema1763769600000, CreateIdempotencyKeys1763856000000, CoveringStatusIndex1763942400000, KeyModel1764028800000, RateLimitBans1764230400000, PetVersion1764316800000, PetEvents1764403200000, Webhooks1764489600000, DeliveriesByEndpoint1764576000000, AttemptsByAge1764662400000, AttemptRetryTimes1764687600000, LimitedRequestsPerDay1764691200000, WebhookHolds1764705600000, ResendsMarked1764748800000, CreateVisits1790000000000$/m,
         /^schema changes pending: 0$/m,
         /^key_[0-9a-f]{16} admitted, 59 requests left this minute$/m,
         /^listed: \[\s+\{\s+id: 1,\s+name: 'Rex',\s+categoryId: 1,\s+status: 'available',\s+version: 1\s+\}\s+\]$/m,
