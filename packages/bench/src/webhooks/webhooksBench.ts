@@ -70,7 +70,7 @@ async function paced<T>(count: number, send: (i: number) => Promise<T>): Promise
   const answers: Promise<T>[] = [];
   const start = performance.now();
   for (let i = 0; i < count; i++) {
-    await sleep(start + (i * 1000) / PACE - performance.now());
+    await sleep(Math.max(0, start + (i * 1000) / PACE - performance.now()));
     const sentAt = performance.now();
     answers.push(
       send(i).then((answer) => {
