@@ -3,15 +3,15 @@ import type { PurgedHistory, PurgeWebhookHistory } from '@petstore/core';
 /** How often an instance purges: a tenth of the retention, between 1 s and a minute. */
 export const purgeIntervalOf = (retentionMs: number): number => Math.min(60_000, Math.max(1_000, Math.round(retentionMs / 10)));
 
-/** After a batch, the purge rests this many times as long as the batch took: it takes at most a fifth of the time. */
-const REST_PER_BATCH_TIME = 4;
+/** After a batch, the purge rests this many times as long as the batch took: it takes at most a tenth of the time. */
+const REST_PER_BATCH_TIME = 9;
 /** And at least this long, so that requests waiting for the database (SQLite's one writer) go first. */
 const MIN_REST_MS = 10;
 
 /**
  * Deletes the events, deliveries and attempts older than the retention, in the background: every `intervalMs`, batch
- * after batch until one is not full, resting after each four times as long as it took (a batch is one short statement
- * per kind; on SQLite it runs on this thread, and requests wait meanwhile). A backlog is therefore deleted at a fifth of
+ * after batch until one is not full, resting after each nine times as long as it took (a batch is one short statement
+ * per kind; on SQLite it runs on this thread, and requests wait meanwhile). A backlog is therefore deleted at a tenth of
  * the database's pace, and requests keep the rest. Every instance purges; on PostgreSQL they take different rows, on
  * SQLite they take turns as writers. A failed purge is reported and tried again at the next interval. Its timers keep
  * no process alive.
