@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPgBouncer, startPostgres, startRedis, startRedisCluster, type RunningPostgres } from '@petstore/test-support';
 import autocannon from 'autocannon';
+import { loadBaseline, type BaselineServer } from './baseline.js';
 import { randomPages, type RandomPage } from './randomPages.js';
 import { transitions } from './transitions.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, startProductServer, type Started } from './processes.js';
@@ -25,6 +26,7 @@ const { values } = orUsage(() =>
       smoke: { type: 'boolean', default: false },
       only: { type: 'string' },
       'no-pin': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
     },
   }),
 );
@@ -136,7 +138,11 @@ interface Scenario {
   server: Started;
   key: string;
   requests: Request[];
+  /** The same scenario on the baseline build (`--baseline`), measured in the same rounds as `<name> [baseline]`. */
+  baseline?: BaselineServer | null;
 }
+
+const BASELINE_SUFFIX = ' [baseline]';
 
 let groups = 0;
 let floorOfTheRun: Measurement | undefined;
@@ -154,7 +160,9 @@ async function measureFloor(): Promise<Measurement> {
  * slows down between minutes moves both sides of it.
  */
 async function scenarios(...all: Scenario[]): Promise<void> {
-  const chosen = all.filter((s) => !ONLY || ONLY.has(s.name));
+  const chosen = all
+    .filter((s) => !ONLY || ONLY.has(s.name))
+    .flatMap((s) => (s.baseline ? [s, { name: s.name + BASELINE_SUFFIX, ...s.baseline, requests: s.requests }] : [s]));
   if (chosen.length === 0) return;
   const group = groups++;
   // Warm-up (JIT, caches, statement preparation), not measured.
@@ -198,8 +206,9 @@ async function scenarios(...all: Scenario[]): Promise<void> {
   }
 }
 
-/** One scenario against the floor. */
-const scenario = (name: string, server: Started, key: string, requests: Request[]) => scenarios({ name, server, key, requests });
+/** One scenario against the floor (and its baseline twin, if any). */
+const scenario = (name: string, server: Started, key: string, requests: Request[], baseline?: BaselineServer | null) =>
+  scenarios({ name, server, key, requests, baseline });
 
 /** The product on a SQLite file of `count` pets; `tuned` false: without the production settings of docs/deployment.md. */
 async function sqliteServer(count: number, env: Record<string, string> = {}, tuned = true): Promise<{ server: Started; key: string }> {
@@ -361,6 +370,7 @@ async function behindPgBouncer(postgres: RunningPostgres, key: string, redisUrl:
 // The load generator on CPU 1; every server started by startNodeServer goes on CPU 0.
 const PIN = !values['no-pin'];
 const pinned = PIN && pinToCpu(process.pid, 1);
+const BASELINE = values.baseline ? await loadBaseline(values.baseline, PIN) : null;
 const floor = await startNodeServer('floor.js', {}, PIN);
 try {
   process.stderr.write(`petstore bench (${MODE.name}): ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} round(s)\n`);
@@ -379,12 +389,13 @@ try {
     )
   ) {
     const { server, key } = await sqliteServer(10_000);
+    const before = BASELINE ? await BASELINE.onSqlite(join(work, 'baseline-10000.db'), 10_000) : null;
     const peers = await startPeers();
     // The same list without the rate limiter's cost, to price it.
     const admitAll = wanted('list (admit-all limiter)') ? await sqliteServer(10_000, { BENCH_ADMIT_ALL: '1' }) : null;
     const list = [{ path: '/v1/pets?limit=20' }];
     await scenarios(
-      { name: 'list (10k pets)', server, key, requests: list },
+      { name: 'list (10k pets)', server, key, requests: list, baseline: before },
       ...(admitAll ? [{ name: 'list (admit-all limiter)', ...admitAll, requests: list }] : []),
       ...peers.map((peer) => ({ name: `peer: hand-written ${peer.framework} list`, ...peer, requests: list })),
     );
@@ -392,12 +403,18 @@ try {
     // The same pages serve every random-pages scenario: the PostgreSQL database is seeded with the same pets.
     if (wanted(...RANDOM_PAGES, ...WITH_TRANSITIONS)) pages = await randomPages(server.port, key);
     await scenarios(
-      { name: 'random pages (10k pets)', server, key, requests: cycling(pages.map((p) => p.product)) },
+      { name: 'random pages (10k pets)', server, key, requests: cycling(pages.map((p) => p.product)), baseline: before },
       ...peers.map((peer) => ({ name: `peer: hand-written ${peer.framework} random pages`, ...peer, requests: cycling(pages.map((p) => p.peer)) })),
     );
     // After the plain random pages: the changes move pets between statuses (every cursor stays valid).
     await scenarios(
-      { name: 'random pages + 2% transitions (10k pets)', server, key, requests: withTransitions(pages.map((p) => p.product)) },
+      {
+        name: 'random pages + 2% transitions (10k pets)',
+        server,
+        key,
+        requests: withTransitions(pages.map((p) => p.product)),
+        baseline: before,
+      },
       ...peers.map((peer) => ({
         name: `peer: hand-written ${peer.framework} random pages + 2% transitions`,
         ...peer,
@@ -406,21 +423,30 @@ try {
     );
     for (const peer of peers) await peer.server.stop();
     const cursor = await deepSoldCursor(server.port, key);
-    await scenario('list sold (deep cursor)', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }]);
+    await scenario('list sold (deep cursor)', server, key, [{ path: `/v1/pets?status=sold&limit=20&cursor=${cursor}` }], before);
     await scenario(
       'get by id (deprecated)',
       server,
       key,
       Array.from({ length: 20 }, (_, i) => ({ path: `/v1/pets/${1 + i * 499}` })),
+      before,
     );
     await scenario(
       'create',
       server,
       key,
       Array.from({ length: 10 }, (_, i) => newPet(i)),
+      before,
     );
-    await scenario('mix 90% list / 10% create', server, key, [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)]);
+    await scenario(
+      'mix 90% list / 10% create',
+      server,
+      key,
+      [...Array.from({ length: 9 }, () => ({ path: '/v1/pets?limit=20' })), newPet(0)],
+      before,
+    );
     await server.stop();
+    await before?.server.stop();
   }
   // A setting priced: two servers, as they run by default and with it changed, head to head on the random pages.
   // Only when `--only` names both scenarios of the pair (docs/performance.md).
@@ -463,12 +489,19 @@ try {
     if (redis) {
       // The deployment that scales out: PostgreSQL for the data, Redis for the shared rate-limit counters.
       const scaled = await startProductServer({ DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN);
+      const beforeScaled = BASELINE ? await BASELINE.onPostgresAndRedis(10_000) : null;
       await scenario('list (10k pets, PostgreSQL + Redis)', scaled, key, [{ path: '/v1/pets?limit=20' }]);
       const peer = wanted('peer: hand-written Koa + pg + ioredis random pages', 'peer: hand-written Koa + pg + ioredis random pages + 2% transitions')
         ? await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN)
         : null;
       await scenarios(
-        { name: 'random pages (10k pets, PostgreSQL + Redis)', server: scaled, key, requests: cycling(pages.map((p) => p.product)) },
+        {
+          name: 'random pages (10k pets, PostgreSQL + Redis)',
+          server: scaled,
+          key,
+          requests: cycling(pages.map((p) => p.product)),
+          baseline: beforeScaled,
+        },
         ...(peer
           ? [{ name: 'peer: hand-written Koa + pg + ioredis random pages', server: peer, key, requests: cycling(pages.map((p) => p.peer)) }]
           : []),
@@ -479,6 +512,7 @@ try {
           server: scaled,
           key,
           requests: withTransitions(pages.map((p) => p.product)),
+          baseline: beforeScaled,
         },
         ...(peer
           ? [
@@ -506,8 +540,10 @@ try {
         scaled,
         key,
         Array.from({ length: 10 }, (_, i) => newPet(i)),
+        beforeScaled,
       );
       await scaled.stop();
+      await beforeScaled?.server.stop();
       await redis.stop();
     } else {
       process.stderr.write('  redis-server not found: the PostgreSQL + Redis scenarios are skipped\n');
@@ -616,6 +652,14 @@ for (const [pair, measure] of [
   const price = headToHead(pair[0], pair[1]);
   const peaks = pair.map((name) => find(name)?.peakRssMb ?? '-');
   if (price.ratio !== null) summary.push({ measure: `${measure} (peak RSS ${peaks[0]} / ${peaks[1]} MB)`, ...price, target: 'keep if it pays' });
+}
+// This build against the baseline (`--baseline`), scenario by scenario, in the same rounds: above 1, this one is ahead.
+for (const row of rows.filter((r) => r.scenario.endsWith(BASELINE_SUFFIX))) {
+  const name = row.scenario.slice(0, -BASELINE_SUFFIX.length);
+  summary.push({
+    ...versus(`${name} / baseline`, name, row.scenario, ''),
+    measure: `${name} / baseline (peak RSS ${find(name)?.peakRssMb ?? '-'} / ${row.peakRssMb ?? '-'} MB)`,
+  });
 }
 const peakRatio = quotient(find('random pages (10k pets)')?.peakRssMb, find('peer: hand-written Koa random pages')?.peakRssMb);
 process.stdout.write(
