@@ -17,7 +17,7 @@ export const PET_FIELDS = {
     kind: 'text',
     column: 'name',
     maxLength: 100,
-    description: 'The animal\u2019s name.',
+    description: 'What the animal is called.',
     answerDescription:
       'At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters).',
   },
