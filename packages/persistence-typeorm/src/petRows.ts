@@ -54,7 +54,6 @@ function compileToPet(): (row: PetTuple) => Pet {
     .map(({ key, position }) => `if (row[${position}] !== null) pet[${key}] = ${read(position)};`);
   const body = `const pet = { id: toSafeInteger(row[0]), ${always.join('')}version: row[${positions.length + 1}] }; ${sometimes.join(' ')} return pet;`;
   // The text is made of PET_FIELDS's names and positions only (JSON-quoted), never of anything read at run time.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   return new Function('toSafeInteger', `return (row) => { ${body} };`)(toSafeInteger) as (row: PetTuple) => Pet;
 }
 

@@ -160,7 +160,7 @@ function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' 
     if (!problems.some((p) => p.field === problem.field)) problems.push(problem);
   }
   if (problems.length > 0) throw new ValidationError(problems);
-  return input as Partial<PetFieldValues>;
+  return input;
 }
 
 /** What a repository stores for a checked NewPet: the default status applied. */

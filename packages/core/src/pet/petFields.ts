@@ -83,7 +83,7 @@ export const petField = (name: PetFieldName): PetFieldDeclaration => PET_FIELDS[
 export function petFieldsOf<T extends Partial<PetFieldValues>>(values: T): Partial<PetFieldValues> {
   const fields: Record<string, unknown> = {};
   for (const name of PET_FIELD_NAMES) if (values[name] !== undefined) fields[name] = values[name];
-  return fields as Partial<PetFieldValues>;
+  return fields;
 }
 
 /** The fields whose values differ between `a` and `b` (one having a value the other lacks included). */
