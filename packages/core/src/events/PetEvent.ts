@@ -64,7 +64,7 @@ export function recordedEventOf({ type, before }: PetChangeEvent, pet: Pet, at: 
 export function previousValues(before: PetDraft, after: PetDraft): PetPatch {
   const previous: Record<string, unknown> = {};
   for (const name of differentPetFields(before, after)) if (before[name] !== undefined) previous[name] = before[name];
-  return previous as PetPatch;
+  return previous;
 }
 
 export function petEventOf({ before, ...event }: RecordedPetEvent): PetEvent {
