@@ -1209,14 +1209,14 @@ export interface components {
                  *     }
                  */
                 previous?: {
+                    /** @description At most 100 Unicode code points; an animal added before that rule may have a longer name (up to 100 user-perceived characters). */
                     name?: string;
                     /**
                      * Format: int64
                      * @description The category the animal belongs to.
                      */
                     categoryId?: number;
-                    /** @enum {string} */
-                    status?: "available" | "pending" | "sold";
+                    status?: components["schemas"]["PetStatus"];
                 };
             };
         };
@@ -1306,7 +1306,7 @@ export interface components {
          *     }
          */
         NewPet: {
-            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
+            /** @description What the animal is called. 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
             name: string;
             /**
              * Format: int64
@@ -1327,7 +1327,7 @@ export interface components {
          *     }
          */
         PetPatch: {
-            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
+            /** @description What the animal is called. 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
             name?: string;
             /**
              * Format: int64

@@ -168,7 +168,7 @@ export interface components {
          *     }
          */
         NewPet: {
-            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
+            /** @description What the animal is called. 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
             name: string;
             /**
              * Format: int64
@@ -189,7 +189,7 @@ export interface components {
          *     }
          */
         PetPatch: {
-            /** @description 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
+            /** @description What the animal is called. 1 to 100 characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators. */
             name?: string;
             /**
              * Format: int64

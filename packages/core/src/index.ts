@@ -18,6 +18,17 @@ export { ResendPendingError } from './errors/ResendPendingError.js';
 export { MAX_ID, type NewPet, type Pet, type PetDraft, type PetPatch } from './pet/Pet.js';
 export { DEFAULT_PET_STATUS, isPetStatus, PET_STATUSES, type PetStatus } from './pet/PetStatus.js';
 export {
+  differentPetFields,
+  PET_FIELD_NAMES,
+  PET_FIELDS,
+  petField,
+  petFieldsOf,
+  type PetFieldDeclaration,
+  type PetFieldKind,
+  type PetFieldName,
+  type PetFieldValues,
+} from './pet/petFields.js';
+export {
   checkedNewPet,
   checkedPetPatch,
   parseNewPet,

@@ -1,11 +1,27 @@
-import { petEventOf, type EventListRequest, type EventLog, type PetDraft, type PetEvent, type PetEventType, type PetStatus } from '@petstore/core';
+import {
+  PET_FIELD_NAMES,
+  petEventOf,
+  petField,
+  type EventListRequest,
+  type EventLog,
+  type PetDraft,
+  type PetEvent,
+  type PetEventType,
+} from '@petstore/core';
 import { In, LessThan, type DataSource, type Repository } from 'typeorm';
 import { PET_EVENT_ENTITY, type PetEventRow } from './schemas/PetEventSchema.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
-function beforeOf(row: PetEventRow): PetDraft | null {
-  if (row.before_name === null || row.before_category_id === null || row.before_status === null) return null;
-  return { name: row.before_name, categoryId: row.before_category_id, status: row.before_status as PetStatus };
+/** The fields of a pet whose columns are `prefix` and each field's column; null if one it must have is null (no values before a creation). */
+function fieldsOf(row: PetEventRow, prefix: string): PetDraft | null {
+  const fields: Record<string, unknown> = {};
+  for (const name of PET_FIELD_NAMES) {
+    const { column, optional } = petField(name);
+    const value = row[`${prefix}${column}`];
+    if (value !== null && value !== undefined) fields[name] = value;
+    else if (!optional) return null;
+  }
+  return fields as PetDraft;
 }
 
 function toPetEvent(row: PetEventRow): PetEvent {
@@ -13,8 +29,8 @@ function toPetEvent(row: PetEventRow): PetEvent {
     id: row.id,
     type: row.type as PetEventType,
     at: new Date(row.at_ms),
-    pet: { id: row.pet_id, name: row.name, categoryId: row.category_id, status: row.status as PetStatus, version: row.version },
-    before: beforeOf(row),
+    pet: { id: row.pet_id, ...fieldsOf(row, '')!, version: row.version },
+    before: fieldsOf(row, 'before_'),
   });
 }
 

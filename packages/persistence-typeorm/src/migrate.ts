@@ -1,6 +1,6 @@
 import { MigrationExecutor, type DataSource } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { assertSqliteWritable } from './driverStatements.js';
+import { assertSqliteWritable } from './sqlitePetStatements.js';
 import { translateDatabaseError } from './translateDatabaseError.js';
 
 // Any constant will do: it only has to be the same in every process that migrates this database.

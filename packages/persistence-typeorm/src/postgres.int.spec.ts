@@ -5,7 +5,7 @@ import { eventually } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { createDataSource } from './createDataSource.js';
 import { postgresPoolOf } from './driverConnections.js';
-import { PET_COLUMNS } from './driverStatements.js';
+import { PET_COLUMNS } from './petRows.js';
 import { migrate } from './migrate.js';
 import { EVERY_MIGRATION, migrationsFrom } from './testing/everyMigration.js';
 import { migratedDataSource } from './testing/migratedDataSource.js';

@@ -1,6 +1,6 @@
 import { PET_STATUSES, type PetStatus } from '@petstore/core';
 import DataLoader from 'dataloader';
-import type { PetTuple } from './driverStatements.js';
+import type { PetTuple } from './petRows.js';
 
 /** One page to read: the listing (a status, or every pet), the id the page starts after, and how many rows. */
 interface PageRead {

@@ -1,4 +1,5 @@
 import type { PetDraft } from '../pet/Pet.js';
+import { PET_FIELD_NAMES } from '../pet/petFields.js';
 import type { ApiKey } from './ApiKey.js';
 
 /** Who made a change: the `petstore keys` CLI, the admin HTTP API, or the service itself (the first-run key). */
@@ -72,8 +73,10 @@ export function changesBetween(
 const iso = (instant: Date | null) => instant?.toISOString() ?? null;
 
 /** An animal's fields as the audit trail records them. */
-export function auditedPetFields({ name, categoryId, status }: PetDraft): Record<string, AuditValue> {
-  return { name, categoryId, status };
+export function auditedPetFields(fields: PetDraft): Record<string, AuditValue> {
+  const audited: Record<string, AuditValue> = {};
+  for (const name of PET_FIELD_NAMES) audited[name] = fields[name] ?? null;
+  return audited;
 }
 
 /** A key's settings and state as the audit trail records them (the override fields under their input names). */

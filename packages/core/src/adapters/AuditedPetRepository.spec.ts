@@ -4,6 +4,7 @@ import { aPetDraft } from '../testing/builders.js';
 import { FakeClock } from '../testing/FakeClock.js';
 import { InMemoryAuditLog } from '../testing/InMemoryAuditLog.js';
 import { InMemoryPetRepository } from '../testing/InMemoryPetRepository.js';
+import type { PetRepository } from '../ports/PetRepository.js';
 import { AuditedPetRepository } from './AuditedPetRepository.js';
 
 describe('AuditedPetRepository', () => {
@@ -48,6 +49,32 @@ describe('AuditedPetRepository', () => {
       action: 'pet.updated',
       petId: pending!.id,
       changes: { status: { before: 'available', after: 'pending' } },
+    });
+  });
+
+  it('takes the fields before an update from its event, without reading the animal again', async () => {
+    const memory = new InMemoryPetRepository(clock);
+    let reads = 0;
+    const counted: PetRepository = Object.assign(Object.create(memory) as PetRepository, {
+      findById: (id: number) => (reads++, memory.findById(id)),
+    });
+    pets = new AuditedPetRepository(counted, log, 'admin-api', clock);
+    const rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 2 }), eventsOfCreate());
+    const timing = { at: clock.now().getTime(), requestedAt: clock.now().getTime() };
+    await pets.update(rex.id, rex.version, { ...aPetDraft({ name: 'Rex', categoryId: 3 }), status: 'pending' }, timing, eventsOfUpdate(rex));
+    expect(reads).toBe(0);
+    const [changed] = await trail();
+    expect(changed!.changes).toEqual({ categoryId: { before: 2, after: 3 }, status: { before: 'available', after: 'pending' } });
+  });
+
+  it('audits an update handed no pet.updated event with every field after and none before', async () => {
+    const rex = await pets.create(aPetDraft({ name: 'Rex', categoryId: 2 }), eventsOfCreate());
+    const timing = { at: clock.now().getTime(), requestedAt: clock.now().getTime() };
+    await pets.update(rex.id, rex.version, { ...aPetDraft({ name: 'Rex', categoryId: 3 }) }, timing, []);
+    const [changed] = await trail();
+    expect(changed).toMatchObject({
+      action: 'pet.updated',
+      changes: { name: { before: null, after: 'Rex' }, categoryId: { before: null, after: 3 }, status: { before: null, after: 'available' } },
     });
   });
 });

@@ -11,7 +11,8 @@ import type { ChangeTiming, PetListRequest, PetPage, PetRepository } from '../po
  * with the new animal's fields, `pet.updated` with the fields the change changed (before and after). The admin API's
  * animal operations write through it; changes made with an API key are recorded in the event log only. The audit
  * event is appended after the change commits: should that append fail, the change stands and the caller gets the
- * error.
+ * error. An update's fields before are those its `pet.updated` event carries (`eventsOfUpdate(before)`, the pet at
+ * `expectedVersion`); given no such event, it is audited with every field's value after and none before.
  */
 export class AuditedPetRepository implements PetRepository {
   constructor(
@@ -36,11 +37,8 @@ export class AuditedPetRepository implements PetRepository {
   }
 
   async update(id: number, expectedVersion: number, next: PetDraft, timing: ChangeTiming, events: readonly PetChangeEvent[]): Promise<Pet | null> {
-    // The state changed from: a version is one state of the pet, so the one read at `expectedVersion` is it (read at
-    // another version, the update is refused: a version only grows).
-    const current = await this.pets.findById(id);
     const updated = await this.pets.update(id, expectedVersion, next, timing, events);
-    if (updated) await this.record(new Date(timing.at), 'pet.updated', current?.version === expectedVersion ? current : null, updated);
+    if (updated) await this.record(new Date(timing.at), 'pet.updated', events.find((event) => event.before)?.before ?? null, updated);
     return updated;
   }
 

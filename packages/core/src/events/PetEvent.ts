@@ -1,4 +1,5 @@
 import type { Pet, PetDraft, PetPatch } from '../pet/Pet.js';
+import { differentPetFields, petFieldsOf } from '../pet/petFields.js';
 import { generateEventId } from './eventId.js';
 
 export const PET_EVENT_TYPES = ['pet.created', 'pet.updated'] as const;
@@ -50,8 +51,8 @@ export function eventsOfCreate(): readonly PetChangeEvent[] {
 }
 
 /** The events of a change to a pet that was `before` (as stored): `pet.updated`, with the fields it had then. */
-export function eventsOfUpdate({ name, categoryId, status }: PetDraft): readonly PetChangeEvent[] {
-  return [{ type: 'pet.updated', before: { name, categoryId, status } }];
+export function eventsOfUpdate(before: PetDraft): readonly PetChangeEvent[] {
+  return [{ type: 'pet.updated', before: petFieldsOf(before) as PetDraft }];
 }
 
 /** A change's event as recorded: with its id, its date and the pet as the change left it (a copy). */
@@ -61,10 +62,8 @@ export function recordedEventOf({ type, before }: PetChangeEvent, pet: Pet, at: 
 
 /** The fields of `before` whose values `after` changed, with their values in `before`. */
 export function previousValues(before: PetDraft, after: PetDraft): PetPatch {
-  const previous: PetPatch = {};
-  if (before.name !== after.name) previous.name = before.name;
-  if (before.categoryId !== after.categoryId) previous.categoryId = before.categoryId;
-  if (before.status !== after.status) previous.status = before.status;
+  const previous: Record<string, unknown> = {};
+  for (const name of differentPetFields(before, after)) if (before[name] !== undefined) previous[name] = before[name];
   return previous;
 }
 

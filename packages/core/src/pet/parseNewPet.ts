@@ -3,12 +3,12 @@ import { ValidationError, type FieldProblem } from '../errors/ValidationError.js
 import { codePointCount, displayedTextProblem, VISIBLE_CHARACTER } from '../input/displayedText.js';
 import { integerLiteralProblems, type NumberLiterals } from '../input/integerLiterals.js';
 import { MAX_ID, type NewPet, type PetDraft, type PetPatch } from './Pet.js';
-import { DEFAULT_PET_STATUS, PET_STATUSES, type PetStatus } from './PetStatus.js';
+import { PET_FIELD_NAMES, PET_FIELDS, petField, petFieldsOf, type PetFieldName, type PetFieldValues } from './petFields.js';
+import { PET_STATUSES } from './PetStatus.js';
 
 /** The longest name, in Unicode code points (what JSON Schema's `maxLength` counts). */
-export const PET_NAME_MAX = 100;
-const ALLOWED_FIELDS = ['name', 'categoryId', 'status'] as const;
-const INTEGER_FIELDS: ReadonlySet<string> = new Set(['categoryId']);
+export const PET_NAME_MAX = PET_FIELDS.name.maxLength;
+const INTEGER_FIELDS: ReadonlySet<string> = new Set(PET_FIELD_NAMES.filter((name) => petField(name).kind === 'id'));
 
 declare const checkedBrand: unique symbol;
 /** A NewPet that `parseNewPet` checked: the use cases take it without checking it again. */
@@ -42,30 +42,56 @@ const HasCodePointsBetween = (min: number, max: number, message: string) =>
     { message },
   );
 
-// class-validator runs a property's decorators bottom-up; with stopAtFirstError the lowest failing one reports.
+/** The decorators of a field's rules, as they would be written above its property (class-validator runs them bottom-up). */
+function rulesOf(field: PetFieldName): PropertyDecorator[] {
+  const declaration = petField(field);
+  const presence =
+    declaration.optional || declaration.default !== undefined
+      ? ValidateIf((input: NewPetRules) => input[field] !== undefined)
+      : IsDefined({ message: `${field} is required` });
+  switch (declaration.kind) {
+    case 'text': {
+      const max = declaration.maxLength ?? 1;
+      return [
+        presence,
+        IsDisplayableText(field),
+        Matches(VISIBLE_CHARACTER, { message: `${field} must contain at least one visible character` }),
+        HasCodePointsBetween(1, max, `${field} must be 1 to ${max} characters (Unicode code points) long`),
+        IsString({ message: `${field} must be a string` }),
+      ];
+    }
+    case 'id':
+      return [
+        presence,
+        Max(MAX_ID, { message: `${field} must be between 1 and ${MAX_ID}` }),
+        Min(1, { message: `${field} must be between 1 and ${MAX_ID}` }),
+        // JSON.parse reads an integer of a thousand digits as Infinity: out of range, whatever else it is.
+        IsInt({
+          message: ({ value }) =>
+            value === Infinity || value === -Infinity
+              ? `${field} must be between 1 and ${MAX_ID}`
+              : `${field} must be an integer (a JSON number, not a string)`,
+        }),
+      ];
+    case 'status':
+      return [presence, IsIn(PET_STATUSES, { message: `${field} must be one of ${PET_STATUSES.join(', ')}` })];
+  }
+}
+
+/** A body's fields as class-validator checks them, with every field's rules (PET_FIELDS). */
 class NewPetRules {
-  @IsDefined({ message: 'name is required' })
-  @IsDisplayableText('name')
-  @Matches(VISIBLE_CHARACTER, { message: 'name must contain at least one visible character' })
-  @HasCodePointsBetween(1, PET_NAME_MAX, `name must be 1 to ${PET_NAME_MAX} characters (Unicode code points) long`)
-  @IsString({ message: 'name must be a string' })
-  name: unknown;
+  [field: string]: unknown;
+}
+for (const field of PET_FIELD_NAMES) for (const rule of rulesOf(field).reverse()) rule(NewPetRules.prototype, field);
 
-  @IsDefined({ message: 'categoryId is required' })
-  @Max(MAX_ID, { message: `categoryId must be between 1 and ${MAX_ID}` })
-  @Min(1, { message: `categoryId must be between 1 and ${MAX_ID}` })
-  // JSON.parse reads an integer of a thousand digits as Infinity: out of range, whatever else it is.
-  @IsInt({
-    message: ({ value }) =>
-      value === Infinity || value === -Infinity
-        ? `categoryId must be between 1 and ${MAX_ID}`
-        : 'categoryId must be an integer (a JSON number, not a string)',
-  })
-  categoryId: unknown;
+/** "name, categoryId and optional status": a new pet's fields, for the message of a body that is no object. */
+const PATCH_FIELDS = listed(PET_FIELD_NAMES);
+const NEW_PET_FIELDS = listed(
+  PET_FIELD_NAMES.map((name) => (petField(name).optional || petField(name).default !== undefined ? `optional ${name}` : name)),
+);
 
-  @ValidateIf((input: NewPetRules) => input.status !== undefined)
-  @IsIn(PET_STATUSES, { message: `status must be one of ${PET_STATUSES.join(', ')}` })
-  status: unknown;
+function listed(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]!}`;
 }
 
 /**
@@ -75,13 +101,7 @@ class NewPetRules {
  * for an integer.
  */
 export function parseNewPet(body: unknown, numberLiterals: NumberLiterals = new Map()): CheckedNewPet {
-  const fields = checkFields(body, numberLiterals, 'new');
-  const status = fields.status as PetStatus | undefined;
-  return asChecked({
-    name: fields.name as string,
-    categoryId: fields.categoryId as number,
-    ...(status !== undefined && { status }),
-  }) as CheckedNewPet;
+  return asChecked(petFieldsOf(checkFields(body, numberLiterals, 'new'))) as CheckedNewPet;
 }
 
 /** `newPet` as checked: as it is when `parseNewPet` made it, else checked now (a plain NewPet from an embedder). */
@@ -95,12 +115,7 @@ export function checkedNewPet(newPet: NewPet): CheckedNewPet {
  * and unknown fields. Returns only the fields given.
  */
 export function parsePetPatch(body: unknown, numberLiterals: NumberLiterals = new Map()): CheckedPetPatch {
-  const fields = checkFields(body, numberLiterals, 'patch');
-  const patch: PetPatch = {};
-  if (fields.name !== undefined) patch.name = fields.name as string;
-  if (fields.categoryId !== undefined) patch.categoryId = fields.categoryId as number;
-  if (fields.status !== undefined) patch.status = fields.status as PetStatus;
-  return asChecked(patch) as CheckedPetPatch;
+  return asChecked(petFieldsOf(checkFields(body, numberLiterals, 'patch'))) as CheckedPetPatch;
 }
 
 /** `patch` as checked: as it is when `parsePetPatch` made it, else checked now (a plain PetPatch from an embedder). */
@@ -109,17 +124,17 @@ export function checkedPetPatch(patch: PetPatch): CheckedPetPatch {
 }
 
 /** The rules both share: a JSON object of known fields, each valid; for a patch, every field is optional but not null. */
-function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' | 'patch'): NewPetRules {
+function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' | 'patch'): Partial<PetFieldValues> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw ValidationError.of(
       'body',
       kind === 'new'
-        ? 'The request body must be a JSON object with name, categoryId and optional status.'
-        : 'The request body must be a JSON object (a merge patch) with any of name, categoryId and status.',
+        ? `The request body must be a JSON object with ${NEW_PET_FIELDS}.`
+        : `The request body must be a JSON object (a merge patch) with any of ${PATCH_FIELDS}.`,
     );
   }
   const problems: FieldProblem[] = Object.keys(body)
-    .filter((field) => !(ALLOWED_FIELDS as readonly string[]).includes(field))
+    .filter((field) => !(PET_FIELD_NAMES as readonly string[]).includes(field))
     .map((field) => ({
       field,
       message: field === 'id' ? 'id is assigned by the service and must not be sent' : `${field} is not a known field`,
@@ -128,7 +143,7 @@ function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' 
   // Copy only known fields: assigning a parsed body wholesale could touch __proto__.
   const input = new NewPetRules();
   const fields = body as Record<string, unknown>;
-  for (const field of ALLOWED_FIELDS) {
+  for (const field of PET_FIELD_NAMES) {
     if (!Object.hasOwn(fields, field)) continue;
     if (kind === 'patch' && fields[field] === null) {
       problems.push({ field, message: `${field} must not be null: every field of an animal is required, so none can be removed` });
@@ -138,7 +153,7 @@ function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' 
   }
   for (const error of validateSync(input, { stopAtFirstError: true })) {
     // A patch leaves out what it does not change.
-    if (kind === 'patch' && input[error.property as (typeof ALLOWED_FIELDS)[number]] === undefined) continue;
+    if (kind === 'patch' && input[error.property] === undefined) continue;
     problems.push({ field: error.property, message: Object.values(error.constraints ?? {})[0] ?? `${error.property} is invalid` });
   }
   for (const problem of integerLiteralProblems(numberLiterals, INTEGER_FIELDS)) {
@@ -149,6 +164,11 @@ function checkFields(body: unknown, numberLiterals: NumberLiterals, kind: 'new' 
 }
 
 /** What a repository stores for a checked NewPet: the default status applied. */
-export function draftOf({ name, categoryId, status = DEFAULT_PET_STATUS }: NewPet): PetDraft {
-  return { name, categoryId, status };
+export function draftOf(newPet: NewPet): PetDraft {
+  const draft: Record<string, unknown> = {};
+  for (const name of PET_FIELD_NAMES) {
+    const value = newPet[name] ?? petField(name).default;
+    if (value !== undefined) draft[name] = value;
+  }
+  return draft as PetDraft;
 }

@@ -1,6 +1,7 @@
 import { SystemClock } from '../adapters/SystemClock.js';
 import { petEventOf, recordedEventOf, type PetChangeEvent, type PetEvent, type RecordedPetEvent } from '../events/PetEvent.js';
 import type { Pet, PetDraft } from '../pet/Pet.js';
+import { petFieldsOf } from '../pet/petFields.js';
 import type { Clock } from '../ports/Clock.js';
 import type { EventListRequest, EventLog } from '../ports/EventLog.js';
 import type { ChangeTiming, PetListRequest, PetPage, PetRepository } from '../ports/PetRepository.js';
@@ -21,7 +22,7 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
   constructor(private readonly clock: Clock = new SystemClock()) {}
 
   create(draft: PetDraft, events: readonly PetChangeEvent[]): Promise<Pet> {
-    const pet: Pet = { id: ++this.lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status, version: 1 };
+    const pet: Pet = { id: ++this.lastId, ...petFieldsOf(draft), version: 1 } as Pet;
     this.pets.push(pet);
     const at = this.clock.now();
     for (const event of events) this.events.push(recordedEventOf(event, pet, at));
@@ -49,7 +50,7 @@ export class InMemoryPetRepository implements PetRepository, EventLog {
     const statusChanges = next.status !== current.status;
     if (statusChanges && (this.statusChangedAt.get(id) ?? 0) > requestedAt) return Promise.resolve(null);
     if (statusChanges) this.statusChangedAt.set(id, at);
-    const pet: Pet = { id, name: next.name, categoryId: next.categoryId, status: next.status, version: expectedVersion + 1 };
+    const pet: Pet = { id, ...petFieldsOf(next), version: expectedVersion + 1 } as Pet;
     this.pets[index] = pet;
     for (const event of events) this.events.push(recordedEventOf(event, pet, new Date(at)));
     return Promise.resolve({ ...pet });

@@ -5,6 +5,7 @@ import { PreconditionFailedError } from '../errors/PreconditionFailedError.js';
 import { ServiceUnavailableError } from '../errors/ServiceUnavailableError.js';
 import type { Pet, PetDraft, PetPatch } from '../pet/Pet.js';
 import { parsePetId } from '../pet/parsePetId.js';
+import { differentPetFields, petFieldsOf } from '../pet/petFields.js';
 import { checkedPetPatch } from '../pet/parseNewPet.js';
 import { isAllowedTransition, PET_TRANSITIONS } from '../pet/PetTransitions.js';
 import type { PetStatus } from '../pet/PetStatus.js';
@@ -52,7 +53,7 @@ export class UpdatePet {
       if (!current) throw new NotFoundError(`No pet with id ${String(petId)}.`);
       if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.includes(current.version)) throw new PreconditionFailedError(current);
       if (ifNoneMatch !== undefined && (ifNoneMatch === '*' || ifNoneMatch.includes(current.version))) throw new PreconditionFailedError(current);
-      const next: PetDraft = { name: current.name, categoryId: current.categoryId, status: current.status, ...checked };
+      const next = { ...petFieldsOf(current), ...checked } as PetDraft;
       firstSeen ??= current.status;
       // Refused at this very version (what refused it was the status, changed after this request arrived), or the
       // status moved since this request first read it: either way another change of the status overtook this one.
@@ -61,7 +62,7 @@ export class UpdatePet {
       }
       if (!isAllowedTransition(current.status, next.status))
         throw new InvalidTransitionError(current.status, next.status, PET_TRANSITIONS[current.status]);
-      if (next.name === current.name && next.categoryId === current.categoryId && next.status === current.status) return current;
+      if (differentPetFields(next, current).length === 0) return current;
       const timing = { at: this.clock.now().getTime(), requestedAt: receivedAt.getTime() };
       const updated = await this.pets.update(current.id, current.version, next, timing, eventsOfUpdate(current));
       if (updated) return updated;

@@ -1,12 +1,4 @@
-import {
-  DISABLED_REASONS,
-  displayedTextPattern,
-  PET_EVENT_TYPES,
-  PET_STATUSES,
-  RESPONSE_BODY_MAX,
-  WEBHOOK_DESCRIPTION_MAX,
-  WEBHOOK_URL_MAX,
-} from '@petstore/core';
+import { DISABLED_REASONS, displayedTextPattern, PET_EVENT_TYPES, RESPONSE_BODY_MAX, WEBHOOK_DESCRIPTION_MAX, WEBHOOK_URL_MAX } from '@petstore/core';
 import { closedObject } from '../openapi/closedObject.js';
 import { PetSchema, type JsonSchema } from '../openapi/schemas.js';
 import { instant, instantOrNull, pageOf } from './adminSchemaParts.js';
@@ -157,6 +149,9 @@ const EVENT_EXAMPLE = {
   data: { id: 1, name: 'Rex', categoryId: 2, status: 'available', version: 1 },
 };
 
+/** The fields an update can change, as answers show them: `previous` holds their values before it. */
+const PREVIOUS_FIELDS = Object.fromEntries(Object.entries(PetSchema.properties).filter(([name]) => name !== 'id'));
+
 const EventSchema = closedObject({
   description: 'A change to an animal, with the payload its webhooks carry (`type`, `timestamp`, `data`).',
   required: ['id', 'type', 'timestamp', 'data'],
@@ -172,7 +167,7 @@ const EventSchema = closedObject({
         ...PetSchema.properties,
         version: { type: 'integer', minimum: 1 },
         previous: closedObject({
-          properties: { name: { type: 'string' }, categoryId: PetSchema.properties.categoryId, status: { type: 'string', enum: [...PET_STATUSES] } },
+          properties: PREVIOUS_FIELDS,
           example: { status: 'pending' },
         }),
       },

@@ -1,4 +1,14 @@
-import { displayedTextPattern, LIST_LIMIT, MAX_ID, PET_NAME_MAX, PET_STATUSES, PLANS } from '@petstore/core';
+import {
+  displayedTextPattern,
+  LIST_LIMIT,
+  MAX_ID,
+  PET_FIELD_NAMES,
+  PET_STATUSES,
+  petField,
+  PLANS,
+  type PetFieldDeclaration,
+  type PetFieldName,
+} from '@petstore/core';
 import { ERROR_STATUS } from '../errorStatus.js';
 import { closedObject } from './closedObject.js';
 
@@ -17,50 +27,70 @@ export const PetStatusSchema = {
 
 const id = { type: 'integer', format: 'int64', minimum: 1, maximum: MAX_ID } as const;
 
+const DISPLAYED_TEXT_RULE =
+  'counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators.';
+
+/** A field's schema in a request body (NewPet, PetPatch): its kind's rules, as parseNewPet applies them. */
+function requestSchemaOf({ kind, maxLength = 1, description }: PetFieldDeclaration): JsonSchema {
+  switch (kind) {
+    case 'text':
+      return {
+        type: 'string',
+        minLength: 1,
+        maxLength,
+        pattern: displayedTextPattern({ visible: true }),
+        description: `${description} 1 to ${maxLength} characters, ${DISPLAYED_TEXT_RULE}`,
+      };
+    case 'id':
+      return { ...id, description };
+    case 'status':
+      return PetStatusSchema;
+  }
+}
+
+/** A field's schema in an answer: what was stored, perhaps under older rules, so no maximum length or pattern. */
+function answerSchemaOf(declaration: PetFieldDeclaration): JsonSchema {
+  const { kind, description, answerDescription = description } = declaration;
+  return kind === 'text' ? { type: 'string', minLength: 1, description: answerDescription } : requestSchemaOf(declaration);
+}
+
+/** Each field's schema, by `schemaOf`, in PET_FIELDS's order; `adjust` may replace one. */
+function fieldSchemas(
+  schemaOf: (declaration: PetFieldDeclaration) => JsonSchema,
+  adjust: (name: PetFieldName, schema: JsonSchema) => JsonSchema = (_, schema) => schema,
+): Record<string, JsonSchema> {
+  return Object.fromEntries(PET_FIELD_NAMES.map((name) => [name, adjust(name, schemaOf(petField(name)))]));
+}
+
+/** The fields an animal always has (those not optional), and those a new animal must be given (no default either). */
+const ALWAYS = PET_FIELD_NAMES.filter((name) => !petField(name).optional);
+const REQUIRED_ON_CREATE = ALWAYS.filter((name) => petField(name).default === undefined);
+
 export const PetSchema = closedObject({
   description: 'An animal available for adoption.',
-  required: ['id', 'name', 'categoryId', 'status'],
-  properties: {
-    id: { ...id, description: 'Assigned by the service on creation.' },
-    name: {
-      type: 'string',
-      minLength: 1,
-      description: `At most ${PET_NAME_MAX} Unicode code points; an animal added before that rule may have a longer name (up to ${PET_NAME_MAX} user-perceived characters).`,
-    },
-    categoryId: { ...id, description: 'The category the animal belongs to.' },
-    status: PetStatusSchema,
-  },
+  required: ['id', ...ALWAYS],
+  properties: { id: { ...id, description: 'Assigned by the service on creation.' }, ...fieldSchemas(answerSchemaOf) },
   example: { id: 1, name: 'Rex', categoryId: 2, status: 'available' },
 });
 
 export const NewPetSchema = closedObject({
   description: 'An animal to add; the service assigns its id.',
-  required: ['name', 'categoryId'],
-  properties: {
-    name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: PET_NAME_MAX,
-      pattern: displayedTextPattern({ visible: true }),
-      description: `1 to ${PET_NAME_MAX} characters, counted as Unicode code points (as maxLength is), with at least one visible character (not a space, control, format character, combining mark, default-ignorable character, noncharacter or U+2800); no control characters, bidirectional controls, line or paragraph separators.`,
-    },
-    categoryId: { ...id, description: 'The category the animal belongs to.' },
-    status: { ...PetStatusSchema, description: 'Defaults to `available`.' },
-  },
+  required: REQUIRED_ON_CREATE,
+  properties: fieldSchemas(requestSchemaOf, (name, schema) => {
+    const byDefault = petField(name).default;
+    return byDefault === undefined ? schema : { ...schema, description: `Defaults to \`${byDefault}\`.` };
+  }),
   example: { name: 'Rex', categoryId: 2 },
 });
 
 export const PetPatchSchema = closedObject({
   description:
     'A change to an animal, as a JSON Merge Patch (RFC 7396): the fields given change, the others stay. Every field follows the rules of a new animal; `null` is refused (no field can be removed), and so is `id`.',
-  properties: {
-    name: NewPetSchema.properties.name,
-    categoryId: NewPetSchema.properties.categoryId,
-    status: {
-      ...PetStatusSchema,
-      description: 'The new status: `available` -> `pending` or `sold`; `pending` -> `available` or `sold`; `sold` is final.',
-    },
-  },
+  properties: fieldSchemas(requestSchemaOf, (name, schema) =>
+    petField(name).kind === 'status'
+      ? { ...schema, description: 'The new status: `available` -> `pending` or `sold`; `pending` -> `available` or `sold`; `sold` is final.' }
+      : schema,
+  ),
   example: { status: 'pending' },
 });
 

@@ -1,23 +1,19 @@
 import { EntitySchema } from 'typeorm';
 import type { Dialect } from '../dialect.js';
-import { int64 } from './columns.js';
+import { int64, petFieldColumns } from './columns.js';
 
 /**
  * A row of `pet_events`: written by TypeOrmPetRepository (driverStatements.ts) in the transaction of the change it
- * records, read by TypeOrmEventLog. The `before_` columns are null for `pet.created`.
+ * records, read by TypeOrmEventLog. The pet as the change left it has a column per field of PET_FIELDS, and its
+ * values before the change a `before_` column each, null for `pet.created`.
  */
 export interface PetEventRow {
   id: string;
   type: string;
   at_ms: number;
   pet_id: number;
-  name: string;
-  category_id: number;
-  status: string;
   version: number;
-  before_name: string | null;
-  before_category_id: number | null;
-  before_status: string | null;
+  [fieldColumn: string]: unknown;
   /** Turned into deliveries already (TypeOrmWebhookStore.dispatch). */
   dispatched: boolean;
   /** Its place in the order events were dispatched in (webhookDispatch.ts); null before. */
@@ -35,13 +31,9 @@ export function petEventSchema(dialect: Dialect): EntitySchema<PetEventRow> {
       type: { type: 'text' },
       at_ms: int64(dialect),
       pet_id: int64(dialect),
-      name: { type: 'text' },
-      category_id: int64(dialect),
-      status: { type: 'text' },
+      ...petFieldColumns(dialect),
       version: { type: 'integer' },
-      before_name: { type: 'text', nullable: true },
-      before_category_id: int64(dialect, { nullable: true }),
-      before_status: { type: 'text', nullable: true },
+      ...petFieldColumns(dialect, 'before_', true),
       dispatched: { type: 'boolean', default: false },
       dispatch_seq: int64(dialect, { nullable: true }),
     },
