@@ -91,7 +91,10 @@ const INITDB_ARGS = ['-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8'
  */
 function templateDataDir(bin: string, user: { uid: number; gid: number } | undefined): string {
   const version = execFileSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' }).trim();
-  const id = createHash('sha256').update(`${version} ${INITDB_ARGS.join(' ')}`).digest('hex').slice(0, 12);
+  const id = createHash('sha256')
+    .update(`${version} ${INITDB_ARGS.join(' ')}`)
+    .digest('hex')
+    .slice(0, 12);
   const template = join(tmpdir(), `petstore-pg-template-${user?.uid ?? process.getuid?.() ?? 'user'}-${id}`);
   if (existsSync(template)) return template;
   const making = mkdtempSync(`${template}-making-`);
