@@ -25,16 +25,37 @@ const common = {
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: join(root, 'tsconfig.spec.json') }] },
 };
 
+const ioTests = ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'];
+const timeouts = (kind: string) => [join(root, 'packages', 'test-support', 'src', 'jestTimeouts', `${kind}.ts`)];
+
 // One project per kind of test, each with a default timeout that fits what it does on a loaded 2-core machine
 // (unit 5 s: pure, no I/O; integration 60 s: databases and Redis; e2e 120 s: processes, browsers), set by a setup file.
+// The pure tests are two projects: core's, which `pnpm test` runs with coverage, and every other package's, run
+// without (`pnpm test:unit` runs both).
 const config: Config = {
-  projects: ['unit', 'integration', 'e2e'].map((kind) => ({
-    ...common,
-    displayName: kind,
-    testMatch: [kind === 'unit' ? '**/*.spec.ts' : `**/*.${kind === 'integration' ? 'int' : 'e2e'}.spec.ts`],
-    testPathIgnorePatterns: kind === 'unit' ? ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] : [],
-    setupFilesAfterEnv: [join(root, 'packages', 'test-support', 'src', 'jestTimeouts', `${kind}.ts`)],
-  })),
+  projects: [
+    {
+      ...common,
+      displayName: 'core',
+      roots: ['<rootDir>/packages/core/src'],
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ioTests,
+      setupFilesAfterEnv: timeouts('unit'),
+    },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['**/*.spec.ts'],
+      testPathIgnorePatterns: ['<rootDir>/packages/core/', ...ioTests],
+      setupFilesAfterEnv: timeouts('unit'),
+    },
+    ...['integration', 'e2e'].map((kind) => ({
+      ...common,
+      displayName: kind,
+      testMatch: [`**/*.${kind === 'integration' ? 'int' : 'e2e'}.spec.ts`],
+      setupFilesAfterEnv: timeouts(kind),
+    })),
+  ],
   // Two suites at a time, whatever the machine: Jest's default (cores - 1) runs CI's 2 cores in one process, and the
   // end-to-end suites spend most of their time waiting on the servers, databases and browsers they start. The tests
   // are written for a loaded 2-core machine, which is what two workers there make.
@@ -43,9 +64,9 @@ const config: Config = {
   // the time Jest gives it ("a worker process has failed to exit gracefully"). A worker whose heap is past this after
   // a file is replaced (measured in docs/contributing.md).
   workerIdleMemoryLimit: '300MB',
-  // Coverage is the unit project's (`pnpm test` runs it with --coverage): the domain's rules must be covered by its
-  // pure tests, 95% of core's lines or more. Not taken on the other projects, whose suites that run the Koa app in
-  // process it slowed several times over (docs/contributing.md).
+  // Coverage is the core project's (`pnpm test` runs it with --coverage): the domain's rules must be covered by its
+  // pure tests, 95% of core's lines or more. Not taken on the other projects: the suites that run the Koa app in
+  // process it slowed several times over, and the other pure tests (which load core too) by half (docs/contributing.md).
   coverageProvider: 'v8',
   coverageReporters: ['text-summary', 'json-summary'],
   coverageThreshold: { global: {}, './packages/core/src/': { lines: 95 } },

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The published packages as an npm user gets them: packs every public package with `pnpm pack`, checks what each
-# tarball ships, type-checks every entry point of every package installed from the tarballs in a strict project with
-# TypeScript 6 and 7, installs them all with npm and with pnpm into empty projects with no compiler on PATH and runs
-# the server and the CLI from each, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
+# tarball ships, installs them all with npm and with pnpm into empty projects with no compiler on PATH and runs the
+# server and the CLI from each, type-checks every entry point of every package in the npm one, made a strict project,
+# with TypeScript 6 and 7, installs core and http-koa from the tarballs with npm into a project outside the workspace, type-checks
 # the embedding and mounting examples there against the installed types, and runs them as ESM and as CommonJS; then
 # compiles a TypeScript CommonJS project with each module setting the docs name.
 # Usage: check-packed.sh [workspace]: the packages packed are those of `workspace` (default: this one), such as the
@@ -34,35 +34,6 @@ for tarball in "$work"/tarballs/*.tgz; do
   printf '  %-40s %6s KB packed, %4s files\n' "$(basename "$tarball")" "$(( $(stat -c %s "$tarball") / 1024 ))" "$(wc -l <<<"$files")"
 done
 
-
-# Every published package from its tarball in a strict project (`strict`, `skipLibCheck: false`) that imports each of
-# their entry points: a published .d.ts that needs a type its package does not install (TS7016) fails here, with the
-# project's TypeScript and with npm's current major (7). Install scripts are skipped: only the types are compiled.
-mkdir "$work/strict"
-cd "$work/strict"
-printf '{ "name": "strict-consumer", "private": true, "type": "module" }\n' > package.json
-npm install --no-audit --no-fund --loglevel=error --ignore-scripts "$work"/tarballs/*.tgz @types/node@22 >/dev/null
-npm install --prefix "$work/typescript7" --no-audit --no-fund --loglevel=error typescript@7 >/dev/null
-node - <<'JS' > all-entry-points.ts
-// One namespace import per entry point of every installed @petstore package (its package.json `exports`).
-const fs = require('node:fs');
-const lines = [];
-for (const name of fs.readdirSync('node_modules/@petstore')) {
-  const { exports } = JSON.parse(fs.readFileSync(`node_modules/@petstore/${name}/package.json`, 'utf8'));
-  for (const entry of Object.keys(exports)) {
-    const specifier = `@petstore/${name}${entry.slice(1)}`;
-    lines.push(`import * as m${lines.length} from '${specifier}';\nconsole.log('${specifier}', Object.keys(m${lines.length}).length);`);
-  }
-}
-console.log(lines.join('\n'));
-JS
-cat > tsconfig.json <<'JSON'
-{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "skipLibCheck": false, "noEmit": true, "types": ["node"] }, "files": ["all-entry-points.ts"] }
-JSON
-for tsc in "$root/node_modules/.bin/tsc" "$work/typescript7/node_modules/.bin/tsc"; do
-  "$tsc" -p tsconfig.json || { echo "FAIL: the published types do not compile in a strict project with TypeScript $("$tsc" --version)"; exit 1; }
-  echo "  $(grep -c '^import' all-entry-points.ts) entry points of every published package type-check in a strict project ($("$tsc" --version), skipLibCheck false)"
-done
 
 # Every published package installed as a user installs it, with npm and with pnpm, into an empty project, with no
 # compiler on PATH and nothing but the tarballs named: no peer conflict (no --legacy-peer-deps), nothing built
@@ -123,6 +94,36 @@ const collect = async (chunk) => {
 server.stdout.on('data', collect);
 server.stderr.on('data', collect);
 JS
+done
+
+# Every published package from its tarball in a strict project (`strict`, `skipLibCheck: false`) that imports each of
+# their entry points: a published .d.ts that needs a type its package does not install (TS7016) fails here, with the
+# project's TypeScript and with npm's current major (7): the npm user's project above, which installed every tarball,
+# with @types/node 22 (the oldest supported Node's) added.
+cd "$work/npm-user"
+npm install --no-audit --no-fund --loglevel=error @types/node@22 >/dev/null
+types_node=$(node -p "require('./node_modules/@types/node/package.json').version")
+[ "${types_node%%.*}" = 22 ] || { echo "FAIL: the strict project's @types/node is $types_node, not 22"; exit 1; }
+npm install --prefix "$work/typescript7" --no-audit --no-fund --loglevel=error typescript@7 >/dev/null
+node - <<'JS' > all-entry-points.ts
+// One namespace import per entry point of every installed @petstore package (its package.json `exports`).
+const fs = require('node:fs');
+const lines = [];
+for (const name of fs.readdirSync('node_modules/@petstore')) {
+  const { exports } = JSON.parse(fs.readFileSync(`node_modules/@petstore/${name}/package.json`, 'utf8'));
+  for (const entry of Object.keys(exports)) {
+    const specifier = `@petstore/${name}${entry.slice(1)}`;
+    lines.push(`import * as m${lines.length} from '${specifier}';\nconsole.log('${specifier}', Object.keys(m${lines.length}).length);`);
+  }
+}
+console.log(lines.join('\n'));
+JS
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "skipLibCheck": false, "noEmit": true, "types": ["node"] }, "files": ["all-entry-points.ts"] }
+JSON
+for tsc in "$root/node_modules/.bin/tsc" "$work/typescript7/node_modules/.bin/tsc"; do
+  "$tsc" -p tsconfig.json || { echo "FAIL: the published types do not compile in a strict project with TypeScript $("$tsc" --version)"; exit 1; }
+  echo "  $(grep -c '^import' all-entry-points.ts) entry points of every published package type-check in a strict project ($("$tsc" --version), skipLibCheck false)"
 done
 
 cd "$work/consumer"
