@@ -1,5 +1,5 @@
-// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|peer-postgres|floor] [hot|random] [seconds] [--perf]`:
-// the real server with the benchmark's load (50 connections, GET /v1/pets?limit=20, or the random pages, on 10,000
+// `pnpm build && node packages/bench/dist/profile.js [sqlite|postgres-redis|peer|peer-postgres|floor] [hot|random|create] [seconds] [--perf]`:
+// the real server with the benchmark's load (50 connections, GET /v1/pets?limit=20, the random pages, or creates, on 10,000
 // pets), then where its CPU went, per request served.
 // - By default under `node --cpu-prof`: by area (the product's packages, each library, Node's internals, socket
 //   writes) and the top JavaScript functions by self time. The raw .cpuprofile is kept for a flame graph (Chrome
@@ -121,7 +121,10 @@ async function run(): Promise<void> {
       connections: 50,
       duration,
       headers: { Authorization: `Bearer ${key}` },
-      requests: [{ method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }],
+      requests:
+        temperature === 'create'
+          ? [{ method: 'POST', path: '/v1/pets', headers: { 'Content-Type': 'application/json' }, body: '{"name":"profiled","categoryId":1}' }]
+          : [{ method: 'GET', path: paths[0]!, setupRequest: (request: object) => ({ ...request, path: paths[next++ % paths.length] }) }],
     });
   if (withPerf) {
     await load(3);
