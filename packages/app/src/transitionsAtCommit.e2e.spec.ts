@@ -11,6 +11,11 @@ import { patchPet } from './testing/staleReads.js';
 
 /** A connection of its own that holds what the pet's change and an idempotency claim need, until released. */
 interface LockHolder {
+  /**
+   * True once no server has a change's webhook round to come: on SQLite a round's writes would wait for the lock
+   * too, and a server asleep on one is not yet waiting for the request the test sent it.
+   */
+  settled(): Promise<boolean>;
   hold(petId: number): Promise<void>;
   /** How many of the servers' requests are waiting for what it holds. */
   waiting(): Promise<number>;
@@ -36,6 +41,7 @@ async function pendingPet(server: ServerProcess, key: string, round: number): Pr
  */
 async function contestFromPending(a: ServerProcess, b: ServerProcess, key: string, holder: LockHolder, round: number): Promise<void> {
   const pet = await pendingPet(a, key, round);
+  await eventually(() => holder.settled(), { intervalMs: 5 });
   await holder.hold(pet.id);
   let released: number;
   let answers: Promise<Response>[];
@@ -83,6 +89,7 @@ describe('two instances on one SQLite file while another connection holds the wr
     // (Linux: /proc/<pid>/wchan names where a thread waits).
     const sleepsOnLock = (server: ServerProcess) => readFileSync(`/proc/${server.child.pid}/wchan`, 'utf8') === 'hrtimer_nanosleep';
     holder = {
+      settled: async () => (connection.prepare('SELECT count(*) FROM "pet_events" WHERE "dispatched" = 0').pluck().get() as number) === 0,
       hold: async () => void connection.exec('BEGIN IMMEDIATE'),
       waiting: async () => [a, b].filter(sleepsOnLock).length,
       release: async () => void connection.exec('ROLLBACK'),
@@ -106,6 +113,8 @@ describe('two instances on one SQLite file while another connection holds the wr
 /** A PostgreSQL transaction of its own that holds the pet's row and the idempotency keys' table. */
 function postgresLockHolder(connection: pg.Client): LockHolder {
   return {
+    // The servers' webhook rounds take no lock the holder holds.
+    settled: async () => true,
     hold: async (petId) => {
       await connection.query('BEGIN');
       await connection.query('SELECT 1 FROM "pets" WHERE "id" = $1 FOR UPDATE', [petId]);
