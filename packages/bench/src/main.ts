@@ -494,37 +494,19 @@ try {
       const peer = wanted('peer: hand-written Koa + pg + ioredis random pages', 'peer: hand-written Koa + pg + ioredis random pages + 2% transitions')
         ? await startNodeServer('peerPostgres.js', { DATABASE_URL: postgres.url, REDIS_URL: redis.url }, PIN)
         : null;
-      await scenarios(
-        {
-          name: 'random pages (10k pets, PostgreSQL + Redis)',
-          server: scaled,
-          key,
-          requests: cycling(pages.map((p) => p.product)),
-          baseline: beforeScaled,
-        },
-        ...(peer
-          ? [{ name: 'peer: hand-written Koa + pg + ioredis random pages', server: peer, key, requests: cycling(pages.map((p) => p.peer)) }]
-          : []),
-      );
-      await scenarios(
-        {
-          name: 'random pages + 2% transitions (10k pets, PostgreSQL + Redis)',
-          server: scaled,
-          key,
-          requests: withTransitions(pages.map((p) => p.product)),
-          baseline: beforeScaled,
-        },
-        ...(peer
-          ? [
-              {
-                name: 'peer: hand-written Koa + pg + ioredis random pages + 2% transitions',
-                server: peer,
-                key,
-                requests: withTransitions(pages.map((p) => p.peer)),
-              },
-            ]
-          : []),
-      );
+      // The product against the peer on the same pages, without and with status changes.
+      for (const [name, peerName, requestsOf] of [
+        ['random pages (10k pets, PostgreSQL + Redis)', 'peer: hand-written Koa + pg + ioredis random pages', cycling],
+        [
+          'random pages + 2% transitions (10k pets, PostgreSQL + Redis)',
+          'peer: hand-written Koa + pg + ioredis random pages + 2% transitions',
+          withTransitions,
+        ],
+      ] as const)
+        await scenarios(
+          { name, server: scaled, key, requests: requestsOf(pages.map((p) => p.product)), baseline: beforeScaled },
+          ...(peer ? [{ name: peerName, server: peer, key, requests: requestsOf(pages.map((p) => p.peer)) }] : []),
+        );
       await peer?.stop();
       // The production settings priced here too: a second server without them, head to head. Only when `--only` names both.
       if (ONLY?.has(V8_FLAGS_PG_PAIR[0]) && ONLY.has(V8_FLAGS_PG_PAIR[1])) {
