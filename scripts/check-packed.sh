@@ -172,6 +172,8 @@ NODE_OPTIONS=--experimental-vm-modules node_modules/.bin/jest --ci 2>&1 | grep -
 
 # A TypeScript CommonJS project compiled with each module setting docs/decisions/0006-esm-only-packages.md names, with
 # TypeScript 6 (the project's) and 5.9: those it says work must compile and run; `node16` must fail with TS1479.
+# The settings of one TypeScript are compiled by one `tsc -b` (one process reads the libraries' types once for all of
+# them, a fifth of the CPU of a run each); only when that fails is each compiled alone, to name the one that fails.
 mkdir "$work/commonjs"
 cd "$work/commonjs"
 printf '{ "name": "commonjs-consumer", "private": true }\n' > package.json
@@ -186,23 +188,38 @@ store.createPet.execute({ name: '', categoryId: 1 }).catch((error: unknown) => {
   console.log(DomainError.is(error) ? error.code : 'not a domain error');
 });
 TS
-compile() { # typescript-major module [moduleResolution]: compiles consumer.ts into out-<major>-<module>-<resolution>/
-  local tsc=node_modules/.bin/tsc out="out-$1-$2-${3:-default}" deprecated=''
-  [ "$1" = 5 ] && tsc="$work/typescript5/node_modules/.bin/tsc"
-  [ "${3:-}" = node10 ] && deprecated='"ignoreDeprecations": "6.0",'
+tsc_of() { [ "$1" = 5 ] && echo "$work/typescript5/node_modules/.bin/tsc" || echo node_modules/.bin/tsc; }
+config() { # typescript-major module [moduleResolution]: writes the config that compiles consumer.ts into out-<major>-<module>-<resolution>/, prints its name
+  local out="out-$1-$2-${3:-default}" extra=''
+  [ "${3:-}" = node10 ] && extra='"ignoreDeprecations": "6.0",'
+  # node16 is expected to fail on consumer.ts itself: the libraries' types need no check there.
+  [ "$2" = node16 ] && extra='"skipLibCheck": true,'
   printf '{ "compilerOptions": { "target": "ES2022", "module": "%s", %s %s "strict": true, "outDir": "%s", "types": ["node"] }, "files": ["consumer.ts"] }\n' \
-    "$2" "${3:+\"moduleResolution\": \"$3\",}" "$deprecated" "$out" > "tsconfig.$out.json"
-  "$tsc" -p "tsconfig.$out.json"
+    "$2" "${3:+\"moduleResolution\": \"$3\",}" "$extra" "$out" > "tsconfig.$out.json"
+  echo "tsconfig.$out.json"
 }
-for setting in "6 nodenext" "6 node20" "6 commonjs" "6 commonjs node10" "6 commonjs bundler" "5 nodenext" "5 node20" "5 commonjs"; do
-  read -r major module resolution <<<"$setting"
-  compile "$major" "$module" "$resolution"
-  answer=$(node "out-$major-$module-${resolution:-default}/consumer.js")
-  [ "$answer" = validation_error ] || { echo "FAIL: TypeScript $major, module $module${resolution:+ $resolution}: the consumer printed '$answer'"; exit 1; }
-  echo "  TypeScript $major, module $module${resolution:+ $resolution}: compiles, and runs as CommonJS"
+for major in 6 5; do
+  settings=("nodenext" "node20" "commonjs")
+  [ "$major" = 6 ] && settings+=("commonjs node10" "commonjs bundler")
+  configs=()
+  for setting in "${settings[@]}"; do
+    read -r module resolution <<<"$setting"
+    configs+=("$(config "$major" "$module" "$resolution")")
+  done
+  if ! "$(tsc_of "$major")" -b "${configs[@]}" >/dev/null; then
+    for file in "${configs[@]}"; do
+      "$(tsc_of "$major")" -p "$file" || { echo "FAIL: TypeScript $major, ${file#tsconfig.out-$major-}: does not compile (above)"; exit 1; }
+    done
+  fi
+  for setting in "${settings[@]}"; do
+    read -r module resolution <<<"$setting"
+    answer=$(node "out-$major-$module-${resolution:-default}/consumer.js")
+    [ "$answer" = validation_error ] || { echo "FAIL: TypeScript $major, module $module${resolution:+ $resolution}: the consumer printed '$answer'"; exit 1; }
+    echo "  TypeScript $major, module $module${resolution:+ $resolution}: compiles, and runs as CommonJS"
+  done
 done
 for major in 6 5; do
-  if errors=$(compile "$major" node16 2>&1); then
+  if errors=$("$(tsc_of "$major")" -p "$(config "$major" node16)" 2>&1); then
     echo "FAIL: TypeScript $major, module node16 compiled: update docs/decisions/0006-esm-only-packages.md"; exit 1
   fi
   grep -q 'error TS1479' <<<"$errors" || { echo "FAIL: TypeScript $major, module node16: expected TS1479, got:"; echo "$errors"; exit 1; }

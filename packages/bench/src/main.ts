@@ -9,7 +9,7 @@ import { loadBaseline, type BaselineServer } from './baseline.js';
 import { randomPages, type RandomPage } from './randomPages.js';
 import { transitions } from './transitions.js';
 import { cpuMicros, peakRssMb, pinToCpu, REPO, resetPeakRss, startNodeServer, startProductServer, type Started } from './processes.js';
-import { benchKey, seedPostgres, seedSqlite } from './seed.js';
+import { benchKey, seededSqliteCopy, seedPostgres } from './seed.js';
 import { soak } from './soak/soak.js';
 import { orUsage } from './usage.js';
 import { webhooksBench } from './webhooks/webhooksBench.js';
@@ -213,8 +213,7 @@ const scenario = (name: string, server: Started, key: string, requests: Request[
 /** The product on a SQLite file of `count` pets; `tuned` false: without the production settings of docs/deployment.md. */
 async function sqliteServer(count: number, env: Record<string, string> = {}, tuned = true): Promise<{ server: Started; key: string }> {
   const path = join(work, `pets-${count}-${rows.length}-${Math.random().toString(36).slice(2)}.db`);
-  await seedSqlite(path, count);
-  const key = await benchKey(`sqlite:${path}`);
+  const key = await seededSqliteCopy(path, count);
   const server = await startProductServer({ DATABASE_URL: `sqlite:${path}`, ...env }, PIN, tuned);
   return { server, key };
 }
@@ -313,8 +312,7 @@ async function startPeers(): Promise<{ framework: string; server: Started; key: 
     )
       continue;
     const path = join(work, `peer-${framework}.db`);
-    await seedSqlite(path, 10_000);
-    const key = await benchKey(`sqlite:${path}`);
+    const key = await seededSqliteCopy(path, 10_000);
     peers.push({ framework, server: await startNodeServer(script, { DATABASE_PATH: path }, PIN), key });
   }
   return peers;

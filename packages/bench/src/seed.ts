@@ -1,3 +1,5 @@
+import { copyFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { issueUnlimitedKey, runCli } from '@petstore/test-support';
@@ -35,3 +37,22 @@ export async function seedPostgres(url: string, count: number): Promise<void> {
 
 /** An Enterprise key whose limits never interfere with the load. */
 export const benchKey = issueUnlimitedKey;
+
+/** The database seeded for each pet count, with its bench key: made once per run, then copied. */
+const seeded = new Map<number, Promise<{ path: string; key: string }>>();
+
+/**
+ * A SQLite file of `count` pets at `path` and its bench key: a copy of the one seeded for that count, since the
+ * migration and the key each take a CLI run (a Node start) and a smoke run starts a dozen servers on 10,000 pets.
+ */
+export async function seededSqliteCopy(path: string, count: number): Promise<string> {
+  let original = seeded.get(count);
+  if (!original) {
+    const originalPath = join(dirname(path), `seeded-${count}.db`);
+    original = seedSqlite(originalPath, count).then(async () => ({ path: originalPath, key: await benchKey(`sqlite:${originalPath}`) }));
+    seeded.set(count, original);
+  }
+  const { path: from, key } = await original;
+  copyFileSync(from, path);
+  return key;
+}
