@@ -121,7 +121,7 @@ for (const [describeOn, setup] of [
       expect(await get(secret)).toMatchObject({ status: 429, code: 'rate_limited' });
     }, 60_000);
 
-    it('rides out the loss of a master: 503 with Retry-After until a replica takes over, then exact limits again, nobody banned or charged', async () => {
+    it('rides out the loss of a master: 503 with Retry-After until a replica takes over, then exact limits again, nobody banned, no 503 charged but the one cut by the kill', async () => {
       const loaded = await newKey(100_000);
       const master = await redis().masterOf(banRecordOf(loaded.id));
       // A key on the same master, to count its limit after the failover, and one whose counters live on another
@@ -168,12 +168,13 @@ for (const [describeOn, setup] of [
       const after = answers.filter(({ at }) => at > promotedAt + SERVED_AGAIN_WITHIN_MS).map(({ answer }) => answer.status);
       expect(after).toEqual(after.map(() => 200));
 
-      // Nobody banned, nobody charged for a 503: the day's count is at most the 200s it was answered.
+      // Nobody banned, nobody charged for a 503 but for the request in flight when the master died (one per key: each
+      // key's requests run one after another): its count can reach the replica while its reply dies with the master.
       for (const key of [loaded, onAnother]) {
         const { windows, bannedUntil } = await usage(key.secret);
         expect(bannedUntil).toBeNull();
         const admitted = answers.filter((a) => a.key === key.id && a.answer.status === 200).length;
-        expect(windows[1]!.used).toBeLessThanOrEqual(admitted);
+        expect(windows[1]!.used).toBeLessThanOrEqual(admitted + 1);
       }
       // Exact limits again on the promoted replica: 20 a minute, the ones before the failover included in their minute.
       const window = await burstUntilLimited(() =>
