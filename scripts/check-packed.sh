@@ -173,7 +173,7 @@ NODE_OPTIONS=--experimental-vm-modules node_modules/.bin/jest --ci 2>&1 | grep -
 # A TypeScript CommonJS project compiled with each module setting docs/decisions/0006-esm-only-packages.md names, with
 # TypeScript 6 (the project's) and 5.9: those it says work must compile and run; `node16` must fail with TS1479.
 # The settings of one TypeScript are compiled by one `tsc -b` (one process reads the libraries' types once for all of
-# them, a fifth of the CPU of a run each); only when that fails is each compiled alone, to name the one that fails.
+# them: half the CPU of a run each); only when that fails is each compiled alone, to name the one that fails.
 mkdir "$work/commonjs"
 cd "$work/commonjs"
 printf '{ "name": "commonjs-consumer", "private": true }\n' > package.json
@@ -208,7 +208,7 @@ for major in 6 5; do
   done
   if ! "$(tsc_of "$major")" -b "${configs[@]}" >/dev/null; then
     for file in "${configs[@]}"; do
-      "$(tsc_of "$major")" -p "$file" || { echo "FAIL: TypeScript $major, ${file#tsconfig.out-$major-}: does not compile (above)"; exit 1; }
+      "$(tsc_of "$major")" -p "$file" || { echo "FAIL: TypeScript $major: $file does not compile (above)"; exit 1; }
     done
   fi
   for setting in "${settings[@]}"; do
