@@ -1,4 +1,5 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -6,7 +7,7 @@ import { eventually, issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, type Serve
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { betterSqlite3 } from '@petstore/persistence-typeorm';
 import pg from 'pg';
-import { postPet, type StoredPet } from './testing/api.js';
+import { auth, postPet, type StoredPet } from './testing/api.js';
 import { patchPet } from './testing/staleReads.js';
 
 /** A connection of its own that holds what the pet's change and an idempotency claim need, until released. */
@@ -39,6 +40,42 @@ function readEverything(server: ServerProcess): boolean {
   return ownEnds.every(([, , , , queues]) => Number.parseInt(queues!.split(':')[1]!, 16) === 0);
 }
 
+interface PatchAnswer {
+  status: number;
+  body: { code?: string } & Partial<StoredPet>;
+}
+
+interface SentPatch {
+  /** Settles once the whole request is handed to the kernel: on loopback, it is then in the server's receive queue. */
+  sent: Promise<void>;
+  answer: Promise<PatchAnswer>;
+}
+
+/**
+ * A PATCH whose sending can be waited for: `fetch` does not say when it wrote, and a server that has read everything
+ * before the request arrived is not waiting for it.
+ */
+function sendPatch(server: ServerProcess, key: string, id: number, patch: object, headers: Record<string, string> = {}): SentPatch {
+  let sent!: () => void;
+  const sentPromise = new Promise<void>((resolve) => (sent = resolve));
+  const answer = new Promise<PatchAnswer>((resolve, reject) => {
+    const req = request(
+      `${server.url}/pets/${id}`,
+      { method: 'PATCH', agent: false, headers: { ...auth(key), 'Content-Type': 'application/merge-patch+json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
+    req.on('error', reject);
+    req.on('finish', sent);
+    req.end(JSON.stringify(patch));
+  });
+  return { sent: sentPromise, answer };
+}
+
 async function pendingPet(server: ServerProcess, key: string, round: number): Promise<StoredPet> {
   const created = (await (await postPet(server, key, `contested ${round}`)).json()) as StoredPet;
   const pending = await patchPet(server, key, created.id, { status: 'pending' });
@@ -57,13 +94,15 @@ async function contestFromPending(a: ServerProcess, b: ServerProcess, key: strin
   await eventually(() => holder.settled(), { intervalMs: 5 });
   await holder.hold(pet.id);
   let released: number;
-  let answers: Promise<Response>[];
+  let answers: Promise<PatchAnswer>[];
   try {
-    const toAvailable = patchPet(a, key, pet.id, { status: 'available' });
+    const toAvailable = sendPatch(a, key, pet.id, { status: 'available' });
+    await toAvailable.sent;
     await eventually(async () => (await holder.waiting()) === 1, { intervalMs: 5 });
-    const toSold = patchPet(b, key, pet.id, { status: 'sold' }, { 'Idempotency-Key': `contest-${pet.id}` });
+    const toSold = sendPatch(b, key, pet.id, { status: 'sold' }, { 'Idempotency-Key': `contest-${pet.id}` });
+    await toSold.sent;
     await eventually(async () => (await holder.waiting()) === 2, { intervalMs: 5 });
-    answers = [toAvailable, toSold];
+    answers = [toAvailable.answer, toSold.answer];
   } finally {
     released = Date.now();
     await holder.release();
@@ -72,8 +111,8 @@ async function contestFromPending(a: ServerProcess, b: ServerProcess, key: strin
   const statuses = [available!.status, sold!.status];
   expect(statuses.sort()).toEqual([200, 409]);
   const [winner, loser] = available!.status === 200 ? [available!, sold!] : [sold!, available!];
-  expect(((await loser.json()) as { code: string }).code).toBe('invalid_transition');
-  const stored = (await winner.json()) as StoredPet;
+  expect(loser.body.code).toBe('invalid_transition');
+  const stored = winner.body as StoredPet;
   const changes = await holder.changesFromPending(pet.id);
   expect(changes).toEqual([{ at: expect.any(Number), status: stored.status }]);
   expect(changes[0]!.at).toBeGreaterThanOrEqual(released);
@@ -105,7 +144,11 @@ describe('two instances on one SQLite file while another connection holds the wr
     const sleepsOnLock = (server: ServerProcess) => readFileSync(`/proc/${server.child.pid}/wchan`, 'utf8') === 'hrtimer_nanosleep';
     const waitsForRequest = (server: ServerProcess) => sleepsOnLock(server) && readEverything(server);
     holder = {
-      settled: async () => (connection.prepare('SELECT count(*) FROM "pet_events" WHERE "dispatched" = 0').pluck().get() as number) === 0,
+      // Every event dispatched, then each server idle in its event loop: a round writes once more after its dispatch
+      // (its claim), with no turn of the event loop between, so a server seen idle after that has ended its round.
+      settled: async () =>
+        (connection.prepare('SELECT count(*) FROM "pet_events" WHERE "dispatched" = 0').pluck().get() as number) === 0 &&
+        [a, b].every((server) => readFileSync(`/proc/${server.child.pid}/wchan`, 'utf8') === 'do_epoll_wait'),
       hold: async () => void connection.exec('BEGIN IMMEDIATE'),
       waiting: async () => [a, b].filter(waitsForRequest).length,
       release: async () => void connection.exec('ROLLBACK'),
