@@ -37,7 +37,8 @@ done
 
 # Every published package installed as a user installs it, with npm and with pnpm, into an empty project, with no
 # compiler on PATH and nothing but the tarballs named: no peer conflict (no --legacy-peer-deps), nothing built
-# (better-sqlite3 13's binaries come in its package), and the server on SQLite and the admin CLI run from it.
+# (better-sqlite3 13's binaries come in its package), and the server on SQLite and the admin CLI run from it; the
+# server finds the files of the packages it depends on where the manager installed them (swagger-ui's, the console's).
 for manager in npm pnpm; do
   mkdir "$work/$manager-user"
   cd "$work/$manager-user"
@@ -65,9 +66,10 @@ for manager in npm pnpm; do
   # pnpm's two notes that docs/embedding.md explains (TypeORM's optional peer range, better-sqlite3's binding.gyp).
   grep -E 'unmet peer|Ignored build scripts' install.log | sed "s/^[│ ]*/  $manager notes: /" || true
   node - "$manager" <<'JS'
-// The installed server on SQLite: it starts, answers /livez and stops with 0 on SIGTERM; then the CLI lists the key it made.
+// The installed server on SQLite: it starts, answers /livez, serves the API reference's and the console's files, and
+// stops with 0 on SIGTERM; then the CLI lists the key it made.
 const { spawn, execFileSync } = require('node:child_process');
-const env = { PATH: process.env.PATH, PORT: '0', DATABASE_URL: 'sqlite:./data/petstore.db' };
+const env = { PATH: process.env.PATH, PORT: '0', DATABASE_URL: 'sqlite:./data/petstore.db', ADMIN_TOKEN: require('node:crypto').randomBytes(32).toString('hex'), ADMIN_PORT: '0' };
 const server = spawn(process.execPath, ['node_modules/@petstore/app/bin/petstore-server.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 let output = '';
 let listened = false;
@@ -77,11 +79,14 @@ server.on('exit', (code) => (code === 0 ? undefined : fail(`the server exited wi
 const collect = async (chunk) => {
   output += chunk;
   const listening = /Pet store listening on (\S+)\/v1/.exec(output);
-  if (!listening || listened) return;
+  const admin = /Admin API listening on (\S+)\/admin\/v1/.exec(output);
+  if (!listening || !admin || listened) return;
   listened = true;
   clearTimeout(timer);
-  const livez = await fetch(`${listening[1]}/livez`);
-  if (livez.status !== 200) fail(`/livez answered ${livez.status}`);
+  for (const url of [`${listening[1]}/livez`, `${listening[1]}/docs/swagger-ui.css`, `${admin[1]}/console`]) {
+    const response = await fetch(url);
+    if (response.status !== 200) fail(`${url} answered ${response.status}`);
+  }
   server.removeAllListeners('exit');
   server.once('exit', (code) => {
     if (code !== 0) fail(`the server exited with ${code} on SIGTERM`);

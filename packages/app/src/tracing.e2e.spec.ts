@@ -329,7 +329,7 @@ process.on('exit', () => appendFileSync(${JSON.stringify(loaded)}, Object.keys(c
     // The probe saw the server's modules (ESM and CommonJS), and none of OpenTelemetry's: no SDK, exporter,
     // instrumentation or module hook. The API package alone is there, as it was before tracing: prom-client requires
     // it for exemplars (a no-op without an SDK).
-    expect(modules.some((url) => url.includes('/app/dist/server.js'))).toBe(true);
+    expect(modules.some((url) => url.includes('/app/dist/bundle/server'))).toBe(true);
     expect(modules.some((path) => /node_modules\/.*better-sqlite3/.test(path))).toBe(true);
     expect(modules.filter((path) => /@opentelemetry\/(?!api\/)|in-the-middle/.test(path))).toEqual([]);
   }, 60_000);

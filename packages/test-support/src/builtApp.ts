@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { launchNodeProcess, runNodeProcess, type LaunchedProcess, type ProcessResult } from './processes.js';
 
 const app = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'app');
-/** The built server and CLI of `@petstore/app` (run `pnpm build` first). */
-export const SERVER_ENTRY = join(app, 'dist', 'main.js');
-export const CLI_ENTRY = join(app, 'dist', 'cli', 'main.js');
+/** What the bins run: the bundles `pnpm build` makes of `@petstore/app`'s server and CLI (run `pnpm build` first). */
+export const SERVER_ENTRY = join(app, 'dist', 'bundle', 'server.js');
+export const CLI_ENTRY = join(app, 'dist', 'bundle', 'cli.js');
 /** The server's bin (`petstore-server`), which imports SERVER_ENTRY. */
 export const SERVER_BIN = join(app, 'bin', 'petstore-server.js');
 /** The admin CLI's bin (`petstore`), which imports CLI_ENTRY. */

@@ -37,7 +37,7 @@ export class Instance {
   }
 
   /**
-   * Starts the built server (`packages/app/dist/main.js`) with the production settings of docs/deployment.md and waits until it answers /livez. Its log goes to a file
+   * Starts the built server (the bundle `petstore-server` runs) with the production settings of docs/deployment.md and waits until it answers /livez. Its log goes to a file
    * (appended across restarts), not through this process, which must not spend its CPU on reading it.
    */
   async start(): Promise<void> {
