@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 /** Chromium from the Debian package (`apt-get install chromium`, done by .ci/run), or CHROMIUM_PATH. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -23,6 +23,8 @@ export interface LaunchedChromium {
  * Chromium from calling home (without them its own background connections get refused many at a time).
  */
 export async function launchChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<LaunchedChromium> {
+  // Loaded here, not with this module: every suite imports the test support, few start a browser (about 1 CPU-s each).
+  const { chromium } = await import('playwright-core');
   const userDataDir = mkdtempSync(join(tmpdir(), 'petstore-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 
 export type { Browser as FirefoxBrowser } from 'puppeteer-core';
 
@@ -17,7 +17,9 @@ export const firefoxAvailable = existsSync(FIREFOX_PATH) || Boolean(process.env[
  * builds), with a fresh profile that puppeteer deletes when the browser closes. The preferences keep Firefox from
  * calling home.
  */
-export function launchFirefox(): Promise<Browser> {
+export async function launchFirefox(): Promise<Browser> {
+  // Loaded here, not with this module: every suite imports the test support, few start a browser.
+  const { default: puppeteer } = await import('puppeteer-core');
   return puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
