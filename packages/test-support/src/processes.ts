@@ -45,10 +45,14 @@ export async function launchNodeProcess(
       void stop('SIGKILL');
       reject(new Error(`${entry} was not ready within ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
+    let ready = false;
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
+      // Matched once: a server's output grows by a line a request, and matching all of it per chunk costs the quadratic.
+      if (ready) return;
       const match = readyWhen.exec(output);
       if (match) {
+        ready = true;
         clearTimeout(timer);
         resolve(match);
       }
