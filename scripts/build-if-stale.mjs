@@ -1,6 +1,6 @@
-// Runs `pnpm build` only when a package's sources are newer than its last build (or a build newer than the bins'
-// bundles), so `pnpm start` and `pnpm keys`
-// start at once when the build is current (tsc -b takes seconds even when it has nothing to do).
+// Runs `pnpm build` only when a package's sources are newer than its last build, or a build newer than the bins'
+// bundles, so `pnpm start` and `pnpm keys` start at once when the build is current (tsc -b takes seconds even when it
+// has nothing to do).
 import { execSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
