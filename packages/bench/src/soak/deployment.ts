@@ -136,6 +136,13 @@ export async function issueKeys(
   databaseUrl: string,
   accountingBeside: (loadId: string, accountingId: string) => Promise<boolean> = async () => true,
 ): Promise<Keys> {
+  // Independent CLI runs, started together: the soak's setup runs alone on the machine, so their waits overlap.
+  const others = Promise.all([
+    createKey(databaseUrl, ['--plan', 'free', '--name', 'soak: over its quota']),
+    createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 1']),
+    createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2']),
+  ]);
+  others.catch(() => undefined); // awaited below; a failure meanwhile is not an unhandled rejection
   const load = await issueUnlimitedKey(databaseUrl);
   const loadId = await keyIdNamed(databaseUrl, 'unlimited');
   let accounting: string;
@@ -145,16 +152,8 @@ export async function issueKeys(
     if (await accountingBeside(loadId, await keyIdNamed(databaseUrl, name))) break;
     if (n === 20) throw new Error('no accounting key landed beside the load key in 20 tries');
   }
-  return {
-    load,
-    loadId,
-    small: await createKey(databaseUrl, ['--plan', 'free', '--name', 'soak: over its quota']),
-    accounting,
-    usage: [
-      await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 1']),
-      await createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2']),
-    ],
-  };
+  const [small, usage1, usage2] = await others;
+  return { load, loadId, small, accounting, usage: [usage1, usage2] };
 }
 
 /** A Redis key in the slot of every counter of the API key `id` (they share its hash tag). */
