@@ -1,9 +1,16 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import {
+  eventually,
+  issueUnlimitedKey,
+  rawRequest,
+  spawnServer,
+  STOPPED_AT_ONCE,
+  type RawResponse,
+  type ServerProcess,
+} from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { betterSqlite3 } from '@petstore/persistence-typeorm';
 import pg from 'pg';
@@ -40,15 +47,10 @@ function readEverything(server: ServerProcess): boolean {
   return ownEnds.every(([, , , , queues]) => Number.parseInt(queues!.split(':')[1]!, 16) === 0);
 }
 
-interface PatchAnswer {
-  status: number;
-  body: { code?: string } & Partial<StoredPet>;
-}
-
 interface SentPatch {
   /** Settles once the whole request is handed to the kernel: on loopback, it is then in the server's receive queue. */
   sent: Promise<void>;
-  answer: Promise<PatchAnswer>;
+  answer: Promise<RawResponse>;
 }
 
 /**
@@ -56,24 +58,15 @@ interface SentPatch {
  * before the request arrived is not waiting for it.
  */
 function sendPatch(server: ServerProcess, key: string, id: number, patch: object, headers: Record<string, string> = {}): SentPatch {
-  let sent!: () => void;
-  const sentPromise = new Promise<void>((resolve) => (sent = resolve));
-  const answer = new Promise<PatchAnswer>((resolve, reject) => {
-    const req = request(
-      `${server.url}/pets/${id}`,
-      { method: 'PATCH', agent: false, headers: { ...auth(key), 'Content-Type': 'application/merge-patch+json', ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      },
-    );
-    req.on('error', reject);
-    req.on('finish', sent);
-    req.end(JSON.stringify(patch));
+  let onSent!: () => void;
+  const sent = new Promise<void>((resolve) => (onSent = resolve));
+  const answer = rawRequest(`${server.url}/pets/${id}`, {
+    method: 'PATCH',
+    headers: { ...auth(key), 'Content-Type': 'application/merge-patch+json', ...headers },
+    body: JSON.stringify(patch),
+    onSent,
   });
-  return { sent: sentPromise, answer };
+  return { sent, answer };
 }
 
 async function pendingPet(server: ServerProcess, key: string, round: number): Promise<StoredPet> {
@@ -94,7 +87,7 @@ async function contestFromPending(a: ServerProcess, b: ServerProcess, key: strin
   await eventually(() => holder.settled(), { intervalMs: 5 });
   await holder.hold(pet.id);
   let released: number;
-  let answers: Promise<PatchAnswer>[];
+  let answers: Promise<RawResponse>[];
   try {
     const toAvailable = sendPatch(a, key, pet.id, { status: 'available' });
     await toAvailable.sent;
@@ -111,8 +104,8 @@ async function contestFromPending(a: ServerProcess, b: ServerProcess, key: strin
   const statuses = [available!.status, sold!.status];
   expect(statuses.sort()).toEqual([200, 409]);
   const [winner, loser] = available!.status === 200 ? [available!, sold!] : [sold!, available!];
-  expect(loser.body.code).toBe('invalid_transition');
-  const stored = winner.body as StoredPet;
+  expect((loser.json as { code: string }).code).toBe('invalid_transition');
+  const stored = winner.json as StoredPet;
   const changes = await holder.changesFromPending(pet.id);
   expect(changes).toEqual([{ at: expect.any(Number), status: stored.status }]);
   expect(changes[0]!.at).toBeGreaterThanOrEqual(released);

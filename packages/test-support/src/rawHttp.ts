@@ -16,6 +16,8 @@ export interface RawRequestOptions {
   body?: unknown;
   /** The agent whose connections to use (say, one keep-alive connection of its own); default a fresh connection. */
   agent?: Agent;
+  /** Called once the whole request is handed to the kernel (on loopback: in the server's receive queue). */
+  onSent?: () => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface RawRequestOptions {
  * send what a browser would refuse to (repeated or malformed headers, any method, raw bytes), so tests can play a
  * hostile client.
  */
-export function rawRequest(url: string, { method = 'GET', headers = {}, body, agent }: RawRequestOptions = {}): Promise<RawResponse> {
+export function rawRequest(url: string, { method = 'GET', headers = {}, body, agent, onSent }: RawRequestOptions = {}): Promise<RawResponse> {
   const isRaw = body === undefined || typeof body === 'string' || Buffer.isBuffer(body);
   const payload = isRaw ? body : JSON.stringify(body);
   const allHeaders = { ...headers };
@@ -45,6 +47,7 @@ export function rawRequest(url: string, { method = 'GET', headers = {}, body, ag
       });
     });
     req.on('error', reject);
+    if (onSent) req.on('finish', onSent);
     req.end(payload);
   });
 }
