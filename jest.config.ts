@@ -12,6 +12,7 @@ const moduleNameMapper: Record<string, string> = {
   '^@petstore/core/testing$': src('core', 'testing/index.ts'),
   '^@petstore/core/contracts$': src('core', 'testing/contracts/index.ts'),
   '^@petstore/test-support/jest$': src('test-support', 'jest.ts'),
+  '^@petstore/http-koa/admin-token$': src('http-koa', 'admin/adminTokenLength.ts'),
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 for (const name of packages) if (existsSync(src(name))) moduleNameMapper[`^@petstore/${name}$`] = src(name);

@@ -1,5 +1,5 @@
 import { DEFAULT_BAN_RULE, DEFAULT_EVENT_RETENTION_MS, DEFAULT_FAILED_AUTH_PER_MINUTE, type BanRule } from '@petstore/core';
-import { MIN_ADMIN_TOKEN_LENGTH } from '@petstore/http-koa';
+import { MIN_ADMIN_TOKEN_LENGTH } from '@petstore/http-koa/admin-token';
 import { KEY_USAGE_FLUSH_INTERVAL_MS } from './flushKeyUsage.js';
 import {
   DATABASE_POOL_MODES,

@@ -14,7 +14,7 @@ import {
   type RateLimitStore,
 } from '@petstore/core';
 import { CONSOLE_DIRECTORY } from '@petstore/console';
-import { createAdminApp, createHttpApp, type ListingRevision, type ResponseRecord } from '@petstore/http-koa';
+import type { ListingRevision, ResponseRecord } from '@petstore/http-koa';
 import type { RedisClient, RedisRateLimitStore } from '@petstore/rate-limit-redis';
 import {
   createDataSource,
@@ -337,13 +337,16 @@ const onResponseOf =
     );
   };
 
+/** The HTTP adapter (Koa and its middleware) is loaded only where an app is made: the CLI makes none. */
+const httpAdapter = () => import('@petstore/http-koa');
+
 /** The public app, and the admin API's app when ADMIN_TOKEN is set. */
 function httpModule(config: Config): ContainerModule {
   return new ContainerModule(({ bind }) => {
     const redactor = credentialRedactor([config.admin?.token ?? '']);
     bind(TOKENS.ListeningUrl).toConstantValue(listeningUrl(config.host, config.port));
     bind(TOKENS.HttpApp).toResolvedValue(
-      (
+      async (
         petStore: PetStore,
         logger: Logger,
         metrics: Metrics,
@@ -352,7 +355,7 @@ function httpModule(config: Config): ContainerModule {
         tracing: TracingHooks | null,
         listingRevision: ListingRevision | undefined,
       ) =>
-        createHttpApp(
+        (await httpAdapter()).createHttpApp(
           { ...petStore, publicBaseUrl: config.publicBaseUrl ?? listening, ...(listingRevision && { listingRevision }) },
           {
             trustedProxyHops: config.trustedProxyHops,
@@ -380,8 +383,8 @@ function httpModule(config: Config): ContainerModule {
     if (admin === null) return;
     bind(TOKENS.AdminUrl).toConstantValue(admin.publicBaseUrl ?? adminUrl(admin.host, admin.port));
     bind(TOKENS.AdminApp).toResolvedValue(
-      (petStore: PetStore, logger: Logger, metrics: Metrics, adminBaseUrl: string, tracing: TracingHooks | null) =>
-        createAdminApp(
+      async (petStore: PetStore, logger: Logger, metrics: Metrics, adminBaseUrl: string, tracing: TracingHooks | null) =>
+        (await httpAdapter()).createAdminApp(
           { ...petStore, adminBaseUrl, readOverview: () => metrics.overview() },
           {
             token: admin.token,

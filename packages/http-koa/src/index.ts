@@ -11,5 +11,5 @@ export { continueOnceAdmitted } from './expectContinue.js';
 export type { FailedRequest, InternalErrorListener } from './middleware/errorResponses.js';
 export { createAdminApi, type AdminApi, type AdminApiDeps, type AdminApiOptions } from './admin/createAdminApi.js';
 export { createAdminApp, type AdminApp, type AdminAppOptions } from './admin/createAdminApp.js';
-export { MIN_ADMIN_TOKEN_LENGTH } from './admin/adminToken.js';
+export { MIN_ADMIN_TOKEN_LENGTH } from './admin/adminTokenLength.js';
 export type { ServiceOverview } from './admin/overviewSchema.js';

@@ -3,9 +3,7 @@ import type { Context } from 'koa';
 import { HttpError } from '../HttpError.js';
 import { bearerSecret } from '../middleware/bearerSecret.js';
 import { headerCount } from '../middleware/headerCount.js';
-
-/** The shortest admin token accepted: 32 characters (`openssl rand -hex 32` gives 64). */
-export const MIN_ADMIN_TOKEN_LENGTH = 32;
+import { MIN_ADMIN_TOKEN_LENGTH } from './adminTokenLength.js';
 
 const REALM = 'Bearer realm="petstore-admin"';
 const digest = (text: string) => createHash('sha256').update(text).digest();
