@@ -7,6 +7,21 @@ interface Operation {
 interface Document {
   paths: Record<string, Partial<Record<string, Operation>>>;
   components: { headers: Record<string, { required?: boolean }> };
+  servers?: unknown;
+}
+
+const checkers = new Map<string, OpenApiResponseChecker>();
+
+/**
+ * The checker of a document, made once per test file for every test API that answers with the same one (whatever its
+ * address, which only the document's `servers` names): compiling the schemas is most of the CPU a test API's start costs.
+ */
+export function responseCheckerFor(document: Document, prefix = '/v1'): OpenApiResponseChecker {
+  const { servers: _servers, ...rest } = document;
+  const key = `${prefix} ${JSON.stringify(rest)}`;
+  let checker = checkers.get(key);
+  if (!checker) checkers.set(key, (checker = new OpenApiResponseChecker(document, prefix)));
+  return checker;
 }
 
 /**

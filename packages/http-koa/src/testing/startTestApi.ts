@@ -15,7 +15,7 @@ import { createAdminApp } from '../admin/createAdminApp.js';
 import { createAdminApi } from '../admin/createAdminApi.js';
 import { createHttpApp, type HttpAppOptions } from '../createHttpApp.js';
 import { createPetsApi } from '../createPetsApi.js';
-import { OpenApiResponseChecker } from './openApiResponses.js';
+import { responseCheckerFor, type OpenApiResponseChecker } from './openApiResponses.js';
 
 type TestResponse = RawResponse;
 
@@ -84,7 +84,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const app = createHttpApp({ ...store, publicBaseUrl }, { ...options, onInternalError: (error) => internalErrors.push(error) });
   const callback = app.callback();
   server.on('request', (req, res) => void callback(req, res));
-  const checker = new OpenApiResponseChecker(createPetsApi({ ...store, publicBaseUrl }).openApiDocument as never);
+  const checker = responseCheckerFor(createPetsApi({ ...store, publicBaseUrl }).openApiDocument as never);
 
   const request = async (method: string, path: string, { unchecked, ...rest }: RequestOptions = {}) => {
     const response = await rawRequest(`${baseUrl}${path}`, { method, ...rest });
@@ -102,7 +102,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     adminServer.on('request', (req, res) => void adminCallback(req, res));
     return {
       origin,
-      checker: new OpenApiResponseChecker(createAdminApi(adminDeps, { token: TEST_ADMIN_TOKEN }).openApiDocument as never, '/admin/v1'),
+      checker: responseCheckerFor(createAdminApi(adminDeps, { token: TEST_ADMIN_TOKEN }).openApiDocument as never, '/admin/v1'),
     };
   };
   const admin = async (method: string, path: string, { unchecked, headers, ...rest }: RequestOptions = {}) => {
