@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, postPet, type StoredPet } from './testing/api.js';
 import { countStaleReads, patchPet } from './testing/staleReads.js';
@@ -57,8 +57,8 @@ describeWithPostgresAndRedis('adoptions on two instances sharing PostgreSQL and 
       LOG_LEVEL: 'warn',
       PUBLIC_BASE_URL: 'http://petstore.test/v1',
     };
-    [a, b] = await Promise.all([spawnServer({ ...STOPPED_AT_ONCE, ...env }), spawnServer({ ...STOPPED_AT_ONCE, ...env })]);
-    key = await issueUnlimitedKey(servers().postgres.url);
+    [a, b] = await Promise.all([spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, ...env }), spawnServer({ ...STOPPED_AT_ONCE, ...env })]);
+    key = await issueUnlimitedKey(a);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -121,8 +121,8 @@ describe('adoptions on one instance on SQLite', () => {
 
   beforeAll(async () => {
     const databaseUrl = `sqlite:${join(dir, 'petstore.db')}`;
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
-    key = await issueUnlimitedKey(databaseUrl);
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    key = await issueUnlimitedKey(server);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
@@ -158,9 +158,9 @@ describe('two processes on one SQLite file', () => {
 
   beforeAll(async () => {
     const env = { ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${join(dir, 'petstore.db')}`, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
-    writer = await spawnServer(env);
+    writer = await spawnServer({ ...env, ...WITH_ADMIN_API });
     reader = await spawnServer(env);
-    key = await issueUnlimitedKey(env.DATABASE_URL);
+    key = await issueUnlimitedKey(writer);
   }, 60_000);
   afterAll(async () => {
     await Promise.all([writer?.stop(), reader?.stop()]);

@@ -20,10 +20,10 @@ describe('EVENT_RETENTION: the built server deletes events, deliveries and attem
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
-    key = await issueUnlimitedKey(`sqlite:${path}`);
     // The shortest retention, so that the server purges every second; retries an hour apart keep a failing
     // delivery pending for the whole test.
     server = await spawnServer({ ...FAST_WEBHOOKS, DATABASE_URL: `sqlite:${path}`, EVENT_RETENTION: '10s', WEBHOOK_RETRY_SCHEDULE_MS: '3600000' });
+    key = await issueUnlimitedKey(server);
   }, 30_000);
   afterAll(async () => {
     await server.stop();

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, issueUnlimitedKey, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueUnlimitedKey, runCli, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { betterSqlite3 } from '@petstore/persistence-typeorm';
 import { auth, listAllPets, postPet as post } from './testing/api.js';
@@ -19,8 +19,14 @@ const readyz = (server: ServerProcess) => fetch(server.url.replace(/\/v1$/, '/re
 describe('SQLite locked by another process past the busy timeout', () => {
   it('answers 503 with Retry-After and says 503 on /readyz, then resumes by itself', async () => {
     const path = newDatabase();
-    const key = await issueUnlimitedKey(`sqlite:${path}`);
-    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, DATABASE_TIMEOUT_MS: '300', NODE_ENV: 'production' });
+    const server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      ...WITH_ADMIN_API,
+      DATABASE_URL: `sqlite:${path}`,
+      DATABASE_TIMEOUT_MS: '300',
+      NODE_ENV: 'production',
+    });
+    const key = await issueUnlimitedKey(server);
     expect((await post(server, key, 'before')).status).toBe(201);
     const locker = new Database(path);
     locker.exec('BEGIN EXCLUSIVE');
@@ -44,8 +50,14 @@ describe('SQLite locked by another process past the busy timeout', () => {
 
 describeWithPostgres('PostgreSQL stopped mid-run', (postgres) => {
   it('answers 503 with Retry-After while it is down, /readyz 503, and recovers when it returns', async () => {
-    const key = await issueUnlimitedKey(postgres().url);
-    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: postgres().url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
+    const server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      ...WITH_ADMIN_API,
+      DATABASE_URL: postgres().url,
+      DATABASE_TIMEOUT_MS: '1000',
+      NODE_ENV: 'production',
+    });
+    const key = await issueUnlimitedKey(server);
     expect((await post(server, key, 'before')).status).toBe(201);
     await postgres().pause();
     try {
@@ -68,8 +80,8 @@ describeWithPostgres('PostgreSQL stopped mid-run', (postgres) => {
 describe('crash durability', () => {
   it('keeps every pet whose 201 reached the client, once each, when the server is SIGKILLed mid-stream', async () => {
     const path = newDatabase();
-    const key = await issueUnlimitedKey(`sqlite:${path}`);
-    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    const key = await issueUnlimitedKey(server);
     const acknowledged = new Map<number, string>();
     let n = 0;
     let killed = false;
@@ -228,8 +240,8 @@ describe('Expect: 100-continue', () => {
   let path: string;
   beforeAll(async () => {
     path = newDatabase();
-    key = await issueUnlimitedKey(`sqlite:${path}`);
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production' });
+    key = await issueUnlimitedKey(server);
   }, 30_000);
   afterAll(async () => {
     await server.stop();
@@ -270,8 +282,8 @@ describe('secrets at rest', () => {
   // Five CLI processes in a row: over a second each on a loaded 2-core machine.
   it('stores only hashes of API keys: the database files never contain a secret', async () => {
     const path = newDatabase();
-    const secrets = [await issueUnlimitedKey(`sqlite:${path}`)];
-    for (const plan of ['free', 'pro'])
+    const secrets: string[] = [];
+    for (const plan of ['free', 'pro', 'business'])
       secrets.push((await runCli(['keys', 'create', '--plan', plan], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());
     const id = /(key_[0-9a-f]{16})/.exec((await runCli(['keys', 'list'], { DATABASE_URL: `sqlite:${path}` })).stdout)![1]!;
     secrets.push((await runCli(['keys', 'rotate', id], { DATABASE_URL: `sqlite:${path}` })).stdout.trim());

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { listAllPets } from './testing/api.js';
-import { issueUnlimitedKey, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { issueKey, issueUnlimitedKey, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 
 /**
  * Property-based bad input against the real server: random methods, paths, query strings, headers (oversized
@@ -166,17 +166,22 @@ describe(`fuzzing the real server (${RUNS} requests, seed ${SEED})`, () => {
   let revoked: string;
 
   beforeAll(async () => {
-    key = await issueUnlimitedKey(databaseUrl);
-    const other = await runCli(['keys', 'create', '--plan', 'free'], { DATABASE_URL: databaseUrl });
-    revoked = other.stdout.trim();
-    await runCli(['keys', 'revoke', /(key_[0-9a-f]{16})/.exec(other.stderr)![1]!], { DATABASE_URL: databaseUrl });
     server = await spawnServer({
       ...STOPPED_AT_ONCE,
+      ...WITH_ADMIN_API,
       DATABASE_URL: databaseUrl,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       FAILED_AUTH_PER_MINUTE: '1000000',
     });
+    key = await issueUnlimitedKey(server);
+    const other = await issueKey(server, { plan: 'free' });
+    revoked = other.key;
+    const revocation = await fetch(`${server.adminUrl}/keys/${other.id}/revoke`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${server.adminToken}` },
+    });
+    expect(revocation.ok).toBe(true);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { eventually, issueUnlimitedKey, launchNodeProcess, SERVER_ENTRY } from '@petstore/test-support';
+import { eventually, issueUnlimitedKeyWithCli, launchNodeProcess, SERVER_ENTRY } from '@petstore/test-support';
 
 // The server under the garbage collector: while it serves pages, creates and status changes, a module loaded first
 // (`--import`) forces a collection every few milliseconds (`--expose-gc`), young and full in turn, and goes on once the
@@ -24,7 +24,7 @@ const collectionsSoFar = (output: string) => Number([...output.matchAll(/forced 
 describe('the server while the garbage collector runs without pause', () => {
   it('serves pages, creates and status changes, idles, and exits 0 on SIGTERM', async () => {
     const databaseUrl = `sqlite:${join(dir, 'gc.db')}`;
-    const key = await issueUnlimitedKey(databaseUrl);
+    const key = await issueUnlimitedKeyWithCli(databaseUrl);
     const server = await launchNodeProcess(SERVER_ENTRY, {
       nodeArgs: ['--expose-gc', `--import=data:text/javascript,${encodeURIComponent(FORCED_COLLECTIONS)}`],
       env: { DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT_MS: '0' },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, runNodeProcess, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKey, runNodeProcess, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -116,9 +116,8 @@ describeThroughTools(
   'the served OpenAPI document through third-party tools',
   async (work) => {
     const databaseUrl = `sqlite:${join(work, 'pets.db')}`;
-    const key = await issueUnlimitedKey(databaseUrl);
-    const server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
-    return { server, documentUrl: `${server.url}/openapi.json`, operationsUrl: server.url, credential: key };
+    const server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+    return { server, documentUrl: `${server.url}/openapi.json`, operationsUrl: server.url, credential: await issueUnlimitedKey(server) };
   },
   { hooks: 'pets-hooks.cjs', atLeastPassing: 48, skipped: ['403', '408', '409', '410', '429', '500', '503', 'HEAD'] },
 );

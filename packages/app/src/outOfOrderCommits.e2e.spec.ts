@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, nextLink, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKey, nextLink, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import pg from 'pg';
 import { auth, postPet, type StoredPet } from './testing/api.js';
@@ -14,8 +14,8 @@ describeWithPostgres('PostgreSQL: a pet whose id commits after higher ids', (pos
 
   beforeAll(async () => {
     url = postgres().url;
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: url, NODE_ENV: 'production' });
-    key = await issueUnlimitedKey(url);
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: url, NODE_ENV: 'production' });
+    key = await issueUnlimitedKey(server);
   }, 90_000);
   afterAll(async () => {
     await server?.stop();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, STOPPED_AT_ONCE } from '@petstore/test-support';
+import { eventually, issueKey, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 import { betterSqlite3 } from '@petstore/persistence-typeorm';
 
 const Database = betterSqlite3();
@@ -22,13 +22,8 @@ describe('a restart of the built server without Redis', () => {
     BAN_STRIKES: '1',
     BAN_STRIKE_INTERVAL_SECONDS: '0',
   });
-  const createKey = async (url: string, perMinute: number, perDay: number) => {
-    const created = await runCli(['keys', 'create', '--plan', 'free', '--per-minute', String(perMinute), '--per-day', String(perDay)], {
-      DATABASE_URL: url,
-    });
-    expect(created.code).toBe(0);
-    return created.stdout.trim();
-  };
+  const createKey = async (server: ServerProcess, perMinute: number, perDay: number) =>
+    (await issueKey(server, { plan: 'free', perMinute, perDay })).key;
   const get = async (baseUrl: string, key: string) => {
     const response = await fetch(`${baseUrl}/pets`, { headers: { Authorization: `Bearer ${key}` } });
     const body = (await response.json()) as { code?: string };
@@ -37,8 +32,8 @@ describe('a restart of the built server without Redis', () => {
 
   it("keeps the day's usage: a key with perDay=5 gets 5 answers before a restart and none after", async () => {
     const url = databaseUrl();
-    const key = await createKey(url, 5, 5);
-    const before = await spawnServer(env(url));
+    const before = await spawnServer({ ...env(url), ...WITH_ADMIN_API });
+    const key = await createKey(before, 5, 5);
     try {
       for (let i = 0; i < 5; i++) expect((await get(before.url, key)).status).toBe(200);
     } finally {
@@ -57,8 +52,8 @@ describe('a restart of the built server without Redis', () => {
 
   it('keeps a ban in force, through a clean stop and through a crash (SIGKILL)', async () => {
     const url = databaseUrl();
-    const key = await createKey(url, 1, 1_000);
-    let server = await spawnServer(env(url));
+    let server = await spawnServer({ ...env(url), ...WITH_ADMIN_API });
+    const key = await createKey(server, 1, 1_000);
     let banned: Awaited<ReturnType<typeof get>> | undefined;
     for (let i = 0; i < 10 && banned === undefined; i++) {
       const answer = await get(server.url, key);

@@ -1,16 +1,15 @@
 import { expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueKey, runCli, spawnServer, WITH_ADMIN_API, type KeySettings, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited } from './testing/api.js';
 import { twoInstances } from './testing/twoInstances.js';
 
 describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (servers) => {
-  const instances = twoInstances(() => ({ DATABASE_URL: servers().postgres.url, REDIS_URL: servers().redis.url }));
+  const instances = twoInstances(() => ({ ...WITH_ADMIN_API, DATABASE_URL: servers().postgres.url, REDIS_URL: servers().redis.url }));
 
-  const newKey = async (plan = 'free') => {
-    const created = await runCli(['keys', 'create', '--plan', plan], { DATABASE_URL: servers().postgres.url });
-    expect(created.code).toBe(0);
-    return { secret: created.stdout.trim(), id: /(key_[0-9a-f]{16})/.exec(created.stderr)![1]! };
+  const newKey = async (plan: KeySettings['plan'] = 'free') => {
+    const { key, id } = await issueKey(instances.a, { plan });
+    return { secret: key, id };
   };
 
   it('gives a Free key exactly 60 non-429 answers per minute in total across both instances', async () => {
@@ -23,8 +22,7 @@ describeWithPostgresAndRedis('several instances sharing PostgreSQL and Redis', (
   }, 60_000);
 
   it('never bans a key for one burst: 100 requests at once at 20 a minute across both instances, 20 answered, no ban', async () => {
-    const created = await runCli(['keys', 'create', '--plan', 'free', '--per-minute', '20'], { DATABASE_URL: servers().postgres.url });
-    const secret = created.stdout.trim();
+    const { key: secret } = await issueKey(instances.a, { plan: 'free', perMinute: 20 });
     const codes: (string | null)[] = [];
     const window = await burstUntilLimited(() =>
       Array.from({ length: 100 }, async (_, i) => {

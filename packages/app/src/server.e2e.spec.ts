@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   eventually,
   freePort,
+  issueKey,
   issueUnlimitedKey,
   rawRequest,
   runCli,
@@ -16,6 +17,7 @@ import {
   SERVER_ENTRY,
   spawnServer,
   STOPPED_AT_ONCE,
+  WITH_ADMIN_API,
   type ServerProcess,
 } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
@@ -37,7 +39,7 @@ describe('the built server on SQLite', () => {
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, METRICS_PORT: '0' });
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: databaseUrl, METRICS_PORT: '0' });
   }, 30_000);
   afterAll(async () => {
     logs.push(server.output());
@@ -78,7 +80,7 @@ describe('the built server on SQLite', () => {
   });
 
   it('names the address that answers in Location, Link and the OpenAPI servers (no PUBLIC_BASE_URL, PORT=0)', async () => {
-    const key = await issueUnlimitedKey(databaseUrl);
+    const key = await issueUnlimitedKey(server);
     secrets.push(key);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*\/v1$/);
     await postPet(server, key, 'Max');
@@ -97,8 +99,7 @@ describe('the built server on SQLite', () => {
   });
 
   it('rate-limits the Free key at 60 per minute', async () => {
-    const created = await runCli(['keys', 'create', '--plan', 'free'], { DATABASE_URL: databaseUrl });
-    const key = created.stdout.trim();
+    const { key } = await issueKey(server, { plan: 'free' });
     secrets.push(key);
     const window = await burstUntilLimited(() => [fetch(`${server.url}/pets`, { headers: auth(key) })], 200);
     expect(window.map((answer) => answer.status)).toEqual([...Array(60).fill(200), 429]);
@@ -191,8 +192,8 @@ describe('the built server across restarts and shutdowns (SQLite)', () => {
 
   it('on SIGTERM under load finishes in-flight requests and exits 0; every acknowledged create is on disk', async () => {
     const databaseUrl = newSqliteUrl();
-    const key = await issueUnlimitedKey(databaseUrl);
-    const server = await spawnServer({ DATABASE_URL: databaseUrl });
+    const server = await spawnServer({ ...WITH_ADMIN_API, DATABASE_URL: databaseUrl });
+    const key = await issueUnlimitedKey(server);
     const acknowledged: number[] = [];
     const failures: string[] = [];
     const answeredPerClient = Array<number>(20).fill(0);

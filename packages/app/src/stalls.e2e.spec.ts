@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueKey, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, listAllPets, postPet } from './testing/api.js';
 
@@ -39,6 +39,7 @@ describeWithPostgresAndRedis('a dependency that stalls and resumes', (servers) =
   beforeAll(async () => {
     server = await spawnServer({
       ...STOPPED_AT_ONCE,
+      ...WITH_ADMIN_API,
       DATABASE_URL: servers().postgres.url,
       REDIS_URL: servers().redis.url,
       DATABASE_TIMEOUT_MS: '1000',
@@ -50,13 +51,7 @@ describeWithPostgresAndRedis('a dependency that stalls and resumes', (servers) =
     await server?.stop();
   }, 30_000);
 
-  const newKey = async (perMinute: number) => {
-    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', String(perMinute), '--per-day', '100000'], {
-      DATABASE_URL: servers().postgres.url,
-    });
-    expect(created.code).toBe(0);
-    return created.stdout.trim();
-  };
+  const newKey = async (perMinute: number) => (await issueKey(server, { plan: 'enterprise', perMinute, perDay: 100_000 })).key;
 
   it('Redis: requests answered 503 during the stall spend no quota and earn no ban', async () => {
     const key = await newKey(40);

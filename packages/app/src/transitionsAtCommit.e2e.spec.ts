@@ -8,6 +8,7 @@ import {
   rawRequest,
   spawnServer,
   STOPPED_AT_ONCE,
+  WITH_ADMIN_API,
   type RawResponse,
   type ServerProcess,
 } from '@petstore/test-support';
@@ -125,9 +126,9 @@ describe('two instances on one SQLite file while another connection holds the wr
     // waiting for the request the test sent it.
     const quiet = { KEY_USAGE_FLUSH_MS: '60000', WEBHOOK_POLL_INTERVAL_MS: '60000' };
     const env = { ...STOPPED_AT_ONCE, ...quiet, DATABASE_URL: `sqlite:${path}`, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
-    a = await spawnServer(env);
+    a = await spawnServer({ ...env, ...WITH_ADMIN_API });
     b = await spawnServer(env);
-    key = await issueUnlimitedKey(env.DATABASE_URL);
+    key = await issueUnlimitedKey(a);
     const connection = new (betterSqlite3())(path);
     db = connection;
     // A server's main thread asleep in the kernel is in SQLite's busy handler: Node's event loop never sleeps so
@@ -198,8 +199,8 @@ describeWithPostgres('two instances on PostgreSQL while another transaction hold
 
   beforeAll(async () => {
     const env = { ...STOPPED_AT_ONCE, DATABASE_URL: postgres().url, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
-    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-    key = await issueUnlimitedKey(env.DATABASE_URL);
+    [a, b] = await Promise.all([spawnServer({ ...env, ...WITH_ADMIN_API }), spawnServer(env)]);
+    key = await issueUnlimitedKey(a);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

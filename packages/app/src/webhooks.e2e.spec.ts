@@ -27,8 +27,8 @@ describe('webhooks from the built server, to a receiver on loopback that verifie
   };
 
   beforeAll(async () => {
-    key = await issueUnlimitedKey(databaseUrl);
     shared = await spawnServer({ DATABASE_URL: databaseUrl, METRICS_PORT: '0', ...FAST_WEBHOOKS });
+    key = await issueUnlimitedKey(shared);
   }, 30_000);
   afterAll(() => shared.stop());
   beforeEach(async () => {

@@ -21,7 +21,6 @@ describe('webhooks beside receivers that drip, hang or never answer, from the bu
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    key = await issueUnlimitedKey(databaseUrl);
     receiver = await startWebhookReceiver();
     receiver.answer = (received) => {
       const path = received.at(-1)!.path;
@@ -34,6 +33,7 @@ describe('webhooks beside receivers that drip, hang or never answer, from the bu
       WEBHOOK_TIMEOUT_MS: String(timeoutMs),
       WEBHOOK_RETRY_SCHEDULE_MS: '5000',
     });
+    key = await issueUnlimitedKey(server);
   }, 30_000);
   afterAll(async () => {
     await server.stop();

@@ -1,5 +1,5 @@
 import { expect, it } from '@jest/globals';
-import { eventually, runCli } from '@petstore/test-support';
+import { eventually, issueUnlimitedKey } from '@petstore/test-support';
 import { describeWithPostgres } from '@petstore/test-support/jest';
 import { twoInstances } from './testing/twoInstances.js';
 import { startWebhookReceiver } from './testing/webhookReceiver.js';
@@ -9,10 +9,7 @@ describeWithPostgres('webhooks from two instances sharing PostgreSQL', (postgres
   const instances = twoInstances(() => ({ DATABASE_URL: postgres().url, ...FAST_WEBHOOKS }));
 
   it('delivers each event once, whichever instance recorded it, with the deliveries claimed with SKIP LOCKED', async () => {
-    const created = await runCli(['keys', 'create', '--plan', 'enterprise', '--per-minute', '1000000', '--per-day', '100000000'], {
-      DATABASE_URL: postgres().url,
-    });
-    const key = created.stdout.trim();
+    const key = await issueUnlimitedKey(instances.a);
     const receiver = await startWebhookReceiver();
     try {
       const { json: endpoint } = await admin(instances.a, 'POST', '/webhook-endpoints', { url: receiver.url, eventTypes: ['pet.created'] });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { issueUnlimitedKey, spawnServer } from '@petstore/test-support';
+import { issueUnlimitedKeyWithCli, spawnServer } from '@petstore/test-support';
 import { createClient } from '@petstore/client';
 
 const ROUNDS = 5;
@@ -31,7 +31,7 @@ const work = mkdtempSync(join(tmpdir(), 'petstore-client-bench-'));
 const databaseUrl = `sqlite:${join(work, 'petstore.db')}`;
 const server = await spawnServer({ DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
 try {
-  const apiKey = await issueUnlimitedKey(databaseUrl);
+  const apiKey = await issueUnlimitedKeyWithCli(databaseUrl);
   const client = createClient({ baseUrl: server.url, apiKey });
   for (let i = 0; i < 20; i++) await client.createPet({ name: `Bench ${i}`, categoryId: 1 });
 

@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { issueUnlimitedKey, runCli } from '@petstore/test-support';
+import { issueUnlimitedKeyWithCli, runCli } from '@petstore/test-support';
 
 const STATUSES = ['available', 'pending', 'sold'] as const;
 
@@ -36,7 +36,7 @@ export async function seedPostgres(url: string, count: number): Promise<void> {
 }
 
 /** An Enterprise key whose limits never interfere with the load. */
-export const benchKey = issueUnlimitedKey;
+export const benchKey = issueUnlimitedKeyWithCli;
 
 /** The database seeded for each pet count, with its bench key: made once per run, then copied. */
 const seeded = new Map<number, Promise<{ path: string; key: string }>>();

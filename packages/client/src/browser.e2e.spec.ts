@@ -7,7 +7,7 @@ import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, listAllPets, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './testing/builtServer.js';
+import { issueUnlimitedKey, listAllPets, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from './testing/builtServer.js';
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const CHROMIUM = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
@@ -55,8 +55,14 @@ try {
     });
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, NODE_ENV: 'production', CORS_ORIGINS: pageOrigin });
-    key = await issueUnlimitedKey(databaseUrl);
+    server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      ...WITH_ADMIN_API,
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: 'production',
+      CORS_ORIGINS: pageOrigin,
+    });
+    key = await issueUnlimitedKey(server);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { issueUnlimitedKey, listAllPets, runNodeProcess, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from './testing/builtServer.js';
+import {
+  issueUnlimitedKey,
+  listAllPets,
+  runNodeProcess,
+  spawnServer,
+  STOPPED_AT_ONCE,
+  WITH_ADMIN_API,
+  type ServerProcess,
+} from './testing/builtServer.js';
 import { createClient, PetstoreError, type Pet } from './index.js';
 import { recordingFetch } from './testing/recordingFetch.js';
 
@@ -19,8 +27,8 @@ describe('@petstore/client against the built server (SQLite)', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'petstore-client-'));
     databaseUrl = `sqlite:${join(work, 'petstore.db')}`;
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
-    unlimitedKey = await issueUnlimitedKey(databaseUrl);
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: databaseUrl, NODE_ENV: 'production' });
+    unlimitedKey = await issueUnlimitedKey(server);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

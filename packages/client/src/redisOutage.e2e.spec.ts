@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, STOPPED_AT_ONCE } from '@petstore/test-support';
+import { eventually, STOPPED_AT_ONCE, WITH_ADMIN_API } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { createClient, type Pet, type WaitEvent } from './index.js';
 import { issueUnlimitedKey, listAllPets, spawnServer, type ServerProcess } from './testing/builtServer.js';
@@ -11,8 +11,8 @@ describeWithPostgresAndRedis('@petstore/client against the built server (Postgre
 
   beforeAll(async () => {
     const { postgres, redis } = servers();
-    server = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: postgres.url, REDIS_URL: redis.url, NODE_ENV: 'production' });
-    key = await issueUnlimitedKey(postgres.url);
+    server = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: postgres.url, REDIS_URL: redis.url, NODE_ENV: 'production' });
+    key = await issueUnlimitedKey(server);
   }, 90_000);
   afterAll(async () => {
     await server?.stop();

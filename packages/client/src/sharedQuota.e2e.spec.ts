@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createContainer, loadConfig, startServer, TOKENS, type RunningServer } from '@petstore/app';
 import { FakeClock } from '@petstore/core/testing';
-import { eventually, fetchAllPages, issueUnlimitedKey, runCli, runNodeProcess } from '@petstore/test-support';
+import { eventually, fetchAllPages, issueUnlimitedKeyWithCli, runCli, runNodeProcess } from '@petstore/test-support';
 import { createClient } from './index.js';
 import { auth } from './testing/builtServer.js';
 import { recordingFetch, sentInsideRetryAfter, type Exchange } from './testing/recordingFetch.js';
@@ -89,7 +89,7 @@ describe('two processes of one key sharing its per-minute quota (the server on a
     const there = JSON.parse(finished.stdout) as { ids: number[]; exchanges: Exchange[] };
     const ids = [...here.map((p) => p.id), ...there.ids];
     expect(new Set(ids).size).toBe(2 * quota);
-    const unlimitedKey = await issueUnlimitedKey(databaseUrl);
+    const unlimitedKey = await issueUnlimitedKeyWithCli(databaseUrl);
     const stored = (await fetchAllPages<{ id: number; name: string }>(`${server.url}/pets?limit=100`, auth(unlimitedKey))).filter((p) =>
       p.name.startsWith('quota-'),
     );

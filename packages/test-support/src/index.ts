@@ -8,12 +8,16 @@ export { fetchAllPages, nextLink } from './followNextLinks.js';
 export {
   CLI_BIN,
   CLI_ENTRY,
+  issueKey,
   issueUnlimitedKey,
+  issueUnlimitedKeyWithCli,
   runCli,
   SERVER_BIN,
   SERVER_ENTRY,
   spawnServer,
   STOPPED_AT_ONCE,
+  WITH_ADMIN_API,
+  type KeySettings,
   type ServerProcess,
 } from './builtApp.js';
 export { redisCliBinary, startRedisCluster, type RunningReplicatedRedis } from './redisTopologies.js';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import {
   eventually,
   freePort,
-  issueUnlimitedKey,
+  issueUnlimitedKeyWithCli,
   runCli,
   SERVER_ENTRY,
   type RunningPgBouncer,
@@ -143,7 +143,7 @@ export async function issueKeys(
     createKey(databaseUrl, ['--plan', 'pro', '--name', 'soak: usage 2']),
   ]);
   others.catch(() => undefined); // awaited below; a failure meanwhile is not an unhandled rejection
-  const load = await issueUnlimitedKey(databaseUrl);
+  const load = await issueUnlimitedKeyWithCli(databaseUrl);
   const loadId = await keyIdNamed(databaseUrl, 'unlimited');
   let accounting: string;
   for (let n = 1; ; n++) {

@@ -49,7 +49,7 @@ const headerOf = (headers: Headers) => (name: string) => {
   return null;
 };
 
-/** The limits of the load's key (`issueUnlimitedKey`): a 429 that names one of them means the key was limited. */
+/** The limits of the load's key (`issueUnlimitedKeyWithCli`): a 429 that names one of them means the key was limited. */
 const UNLIMITED = new Set(['1000000000', '1000000000000']);
 
 /**

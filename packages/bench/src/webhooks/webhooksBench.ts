@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { issueUnlimitedKey, spawnServer, startPostgres, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { issueUnlimitedKeyWithCli, spawnServer, startPostgres, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import autocannon from 'autocannon';
 import { startNodeServer } from '../processes.js';
 
@@ -84,7 +84,7 @@ async function paced<T>(count: number, send: (i: number) => Promise<T>): Promise
 
 /** The built server on `databaseUrl`, in production mode, its admin API on, webhooks allowed to loopback; a key. */
 async function startServer(databaseUrl: string): Promise<{ key: string; server: ServerProcess }> {
-  const key = await issueUnlimitedKey(databaseUrl);
+  const key = await issueUnlimitedKeyWithCli(databaseUrl);
   const server = await spawnServer({
     DATABASE_URL: databaseUrl,
     NODE_ENV: 'production',

@@ -1,7 +1,7 @@
 // The built server and admin CLI for the client's end-to-end tests, from the project's test helpers.
 import { fetchAllPages, type ServerProcess } from '@petstore/test-support';
 
-export { issueUnlimitedKey, runNodeProcess, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+export { issueUnlimitedKey, runNodeProcess, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type ServerProcess } from '@petstore/test-support';
 
 export const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
 
