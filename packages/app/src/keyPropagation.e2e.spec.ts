@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { expect, it } from '@jest/globals';
-import { eventually, runCli, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueKey, runCli, WITH_ADMIN_API, type KeySettings, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, listAllPets } from './testing/api.js';
 import { twoInstances } from './testing/twoInstances.js';
@@ -23,6 +23,7 @@ describeWithPostgresAndRedis(
   (servers) => {
     const databaseUrl = () => servers().postgres.url;
     const instances = twoInstances(() => ({
+      ...WITH_ADMIN_API,
       DATABASE_URL: databaseUrl(),
       REDIS_URL: servers().redis.url,
       KEY_CACHE_TTL_MS: String(KEY_CACHE_TTL_MS),
@@ -39,9 +40,10 @@ describeWithPostgresAndRedis(
       return result.stdout;
     }
 
-    async function newKey(...flags: string[]): Promise<{ id: string; secret: string }> {
-      const shown = JSON.parse(await cli('keys', 'create', '--json', ...flags)) as { id: string; key: string };
-      return { id: shown.id, secret: shown.key };
+    /** A key to change: issued through an instance's admin API (what changes it is the CLI). */
+    async function newKey(settings: KeySettings): Promise<{ id: string; secret: string }> {
+      const { id, key } = await issueKey(instances.a, settings);
+      return { id, secret: key };
     }
 
     async function get(server: ServerProcess, secret: string, path = '/pets?limit=1'): Promise<Answer> {
@@ -65,21 +67,21 @@ describeWithPostgresAndRedis(
     }
 
     it('a revoke', async () => {
-      const { id, secret } = await newKey('--plan', 'pro');
+      const { id, secret } = await newKey({ plan: 'pro' });
       await cachedOnBoth(secret);
       await cli('keys', 'revoke', id);
       await onBoth(secret, ({ status, code }) => status === 401 && code === 'unauthorized');
     }, 30_000);
 
     it('a scope change', async () => {
-      const { id, secret } = await newKey('--plan', 'pro');
+      const { id, secret } = await newKey({ plan: 'pro' });
       await cachedOnBoth(secret);
       await cli('keys', 'update', id, '--scopes', 'pets:write');
       await onBoth(secret, ({ status, code }) => status === 403 && code === 'insufficient_scope');
     }, 30_000);
 
     it('a plan change, then a limit change', async () => {
-      const { id, secret } = await newKey('--plan', 'pro');
+      const { id, secret } = await newKey({ plan: 'pro' });
       await cachedOnBoth(secret);
       await cli('keys', 'update', id, '--plan', 'business');
       await onBoth(secret, ({ limit }) => limit === '1000');
@@ -88,7 +90,7 @@ describeWithPostgresAndRedis(
     }, 30_000);
 
     it('disabling, then enabling again', async () => {
-      const { id, secret } = await newKey('--plan', 'pro');
+      const { id, secret } = await newKey({ plan: 'pro' });
       await cachedOnBoth(secret);
       await cli('keys', 'update', id, '--disable');
       await onBoth(secret, ({ code }) => code === 'key_disabled');
@@ -98,7 +100,7 @@ describeWithPostgresAndRedis(
 
     it('an expiry passing', async () => {
       const expiresAt = new Date(Date.now() + 8_000);
-      const { secret } = await newKey('--plan', 'pro', '--expires-at', expiresAt.toISOString());
+      const { secret } = await newKey({ plan: 'pro', expiresAt: expiresAt.toISOString() });
       await cachedOnBoth(secret);
       await Promise.all(
         [instances.a, instances.b].map((server) =>
@@ -111,7 +113,7 @@ describeWithPostgresAndRedis(
     }, 30_000);
 
     it('an unban', async () => {
-      const { id, secret } = await newKey('--plan', 'free', '--per-minute', '1');
+      const { id, secret } = await newKey({ plan: 'free', perMinute: 1 });
       expect((await get(instances.a, secret)).status).toBe(200);
       // One strike bans (BAN_STRIKES=1, no interval): the 429 that ends the window, then every request is key_banned.
       await eventually(async () => (await get(instances.b, secret)).code === 'key_banned');
@@ -124,8 +126,8 @@ describeWithPostgresAndRedis(
     }, 30_000);
 
     it('a revoke while a POST body is still arriving: 401 once it has arrived, nothing stored', async () => {
-      const { id, secret } = await newKey('--plan', 'pro');
-      const other = await newKey('--plan', 'pro');
+      const { id, secret } = await newKey({ plan: 'pro' });
+      const other = await newKey({ plan: 'pro' });
       await cachedOnBoth(secret);
       const name = `slow ${id}`;
       const body = JSON.stringify({ name, categoryId: 1 });

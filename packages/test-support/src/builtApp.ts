@@ -61,6 +61,9 @@ export interface KeySettings {
   name?: string;
   perMinute?: number;
   perDay?: number;
+  scopes?: string[];
+  /** An RFC 3339 instant. */
+  expiresAt?: string;
 }
 
 /** Issues a key through the admin API (`POST /admin/v1/keys`) of a server whose admin API listens: its id and secret. */
