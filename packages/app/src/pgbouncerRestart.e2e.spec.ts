@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { eventually, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { eventually, issueKey, spawnServer, STOPPED_AT_ONCE, WITH_ADMIN_API, type KeySettings, type ServerProcess } from '@petstore/test-support';
 import { describeWithPgBouncerAndRedis } from '@petstore/test-support/jest';
 import { auth, burstUntilLimited, listAllPets, postPet } from './testing/api.js';
 
@@ -75,21 +75,23 @@ async function usageOf(server: ServerProcess, key: string): Promise<Usage> {
 
 describeWithPgBouncerAndRedis('PgBouncer restarted under load', (servers) => {
   let server: ServerProcess;
-  let env: Record<string, string>;
 
   beforeAll(async () => {
-    env = { DATABASE_URL: servers().pgbouncer.url, DATABASE_POOL_MODE: 'transaction' };
-    server = await spawnServer({ ...STOPPED_AT_ONCE, ...env, REDIS_URL: servers().redis.url, DATABASE_TIMEOUT_MS: '1000', NODE_ENV: 'production' });
+    server = await spawnServer({
+      ...STOPPED_AT_ONCE,
+      ...WITH_ADMIN_API,
+      DATABASE_URL: servers().pgbouncer.url,
+      DATABASE_POOL_MODE: 'transaction',
+      REDIS_URL: servers().redis.url,
+      DATABASE_TIMEOUT_MS: '1000',
+      NODE_ENV: 'production',
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
   }, 30_000);
 
-  const newKey = async (...limits: string[]) => {
-    const created = await runCli(['keys', 'create', ...limits], env);
-    expect(created).toMatchObject({ code: 0, stderr: expect.any(String) });
-    return created.stdout.trim();
-  };
+  const newKey = async (settings: KeySettings) => (await issueKey(server, settings)).key;
 
   const STOPS = [
     {
@@ -111,8 +113,8 @@ describeWithPgBouncerAndRedis('PgBouncer restarted under load', (servers) => {
     async ({ prefix, stop, cutsTransactions }) => {
       // Equal limits make the day this key's binding window (as little remains, and it resets later), so every answer's
       // X-RateLimit-Reset names the day that counted it.
-      const loadKey = await newKey('--plan', 'enterprise', '--per-minute', '50000000', '--per-day', '50000000');
-      const freeKey = await newKey('--plan', 'free');
+      const loadKey = await newKey({ plan: 'enterprise', perMinute: 50_000_000, perDay: 50_000_000 });
+      const freeKey = await newKey({ plan: 'free' });
       const readyz = async () => (await fetch(server.url.replace('/v1', '/readyz'))).status;
       const load = runLoad(server, loadKey, prefix, 6);
       try {

@@ -114,14 +114,15 @@ async function startDeployment(work: string, topology: Topology, plan: SoakPlan)
     await subscribeReceiver(postgres.url, receiver.port);
     let dependencies: Dependencies;
     let redisUrls: string[];
-    let keys: Deployment['keys'];
+    // The keys need only the database: issued while the instances start, which are awaited with them below.
+    let keysIssued: Promise<Deployment['keys']>;
     let dependencyEnv: Record<string, string>;
     if (topology === 'single') {
       const redis = (await startRedis())!;
       stops.push(() => redis.stop());
       dependencies = { topology, redis };
       redisUrls = [redis.url];
-      keys = await issueKeys(postgres.url);
+      keysIssued = issueKeys(postgres.url);
       dependencyEnv = { DATABASE_URL: postgres.url, REDIS_URL: redis.url };
     } else {
       const pgbouncer = (await startPgBouncer(postgres))!;
@@ -131,13 +132,14 @@ async function startDeployment(work: string, topology: Topology, plan: SoakPlan)
       dependencies = { topology, pgbouncer, redisCluster };
       redisUrls = redisCluster.topology.kind === 'cluster' ? redisCluster.topology.nodes.map(({ host, port }) => `redis://${host}:${port}`) : [];
       // The accounting key's counters live on the master the failover kills, beside the load key's.
-      keys = await issueKeys(
+      keysIssued = issueKeys(
         postgres.url,
         async (loadId, accountingId) =>
           (await redisCluster.masterOf(banRecordOf(loadId))) === (await redisCluster.masterOf(banRecordOf(accountingId))),
       );
       dependencyEnv = { DATABASE_URL: pgbouncer.url, DATABASE_POOL_MODE: 'transaction', ...redisCluster.env };
     }
+    keysIssued.catch(() => undefined); // awaited below; a failure meanwhile is not an unhandled rejection
     const proxyPort = await freePort();
     // Links in answers name the proxy, as PUBLIC_BASE_URL does behind a real load balancer.
     const env = {
@@ -155,7 +157,7 @@ async function startDeployment(work: string, topology: Topology, plan: SoakPlan)
     await Promise.all(instances.map((instance) => instance.start()));
     const proxy = await startRoundRobinProxy(haproxyBinary()!, work, proxyPort, instances);
     stops.push(() => proxy.stop());
-    return { ...dependencies, postgres, redisUrls, instances, proxyPort, keys, stop };
+    return { ...dependencies, postgres, redisUrls, instances, proxyPort, keys: await keysIssued, stop };
   } catch (error) {
     await stop();
     throw error;
