@@ -106,11 +106,9 @@ describe('the built server on SQLite', () => {
   }, 60_000);
 
   it('stops accepting a key revoked through the CLI within 5 seconds', async () => {
-    const created = await runCli(['keys', 'create', '--plan', 'pro'], { DATABASE_URL: databaseUrl });
-    const key = created.stdout.trim();
+    const { id, key } = await issueKey(server, { plan: 'pro' });
     secrets.push(key);
     expect((await fetch(`${server.url}/pets`, { headers: auth(key) })).status).toBe(200);
-    const id = /(key_[0-9a-f]{16})/.exec(created.stderr)![1]!;
     expect((await runCli(['keys', 'revoke', id], { DATABASE_URL: databaseUrl })).code).toBe(0);
     await eventually(async () => (await fetch(`${server.url}/pets`, { headers: auth(key) })).status === 401, { timeoutMs: 5_000 });
   }, 30_000);
@@ -387,10 +385,10 @@ describeWithPostgres('the built server on PostgreSQL', (postgres) => {
     expect((await fetch(`${first.url}/pets`)).status).toBe(401);
     expect(await first.stop()).toBe(0);
 
-    const second = await spawnServer({ ...STOPPED_AT_ONCE, DATABASE_URL: databaseUrl });
+    const second = await spawnServer({ ...STOPPED_AT_ONCE, ...WITH_ADMIN_API, DATABASE_URL: databaseUrl });
     expect(second.firstRunKey).toBeNull();
     expect(await listAllPets(second, key)).toEqual([{ id: pet.id, name: 'Rex', categoryId: 1, status: 'available' }]);
-    const proKey = (await runCli(['keys', 'create', '--plan', 'pro'], { DATABASE_URL: databaseUrl })).stdout.trim();
+    const { key: proKey } = await issueKey(second, { plan: 'pro' });
     expect((await fetch(`${second.url}/pets`, { headers: auth(proKey) })).headers.get('x-ratelimit-limit')).toBe('300');
     await second.stop();
   }, 60_000);
