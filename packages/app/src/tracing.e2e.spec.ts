@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { eventually, nextLink, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
+import { eventually, loadedModulesProbe, nextLink, runCli, spawnServer, STOPPED_AT_ONCE, type ServerProcess } from '@petstore/test-support';
 import { describeWithPostgresAndRedis } from '@petstore/test-support/jest';
 import { auth, postPet } from './testing/api.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './testing/otlpReceiver.js';
@@ -293,28 +293,11 @@ it('stops with exit code 0 when the collector is gone, saying the last spans wer
 
 describe('the built server without an OTLP endpoint', () => {
   it('loads no OpenTelemetry module and writes no trace id', async () => {
-    // Records every module the process loads: ESM resolutions from a loader hook, CommonJS ones at exit.
-    const loaded = join(dir, 'loaded.txt');
-    const probe = join(dir, 'probe.mjs');
-    const hooks = `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(loaded)}, resolved.url + '\\n');
-  return resolved;
-}`;
-    writeFileSync(
-      probe,
-      `import { register, createRequire } from 'node:module';
-import { appendFileSync } from 'node:fs';
-register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));
-const cache = createRequire(import.meta.url).cache;
-process.on('exit', () => appendFileSync(${JSON.stringify(loaded)}, Object.keys(cache).join('\\n') + '\\n'));
-`,
-    );
+    const probe = loadedModulesProbe(dir);
     const server = await spawnServer({
       ...STOPPED_AT_ONCE,
       DATABASE_URL: `sqlite:${join(dir, 'untraced', 'petstore.db')}`,
-      NODE_OPTIONS: `--import=${probe}`,
+      NODE_OPTIONS: probe.nodeOptions,
     });
     try {
       const { traceparent } = callerContext();
@@ -325,7 +308,7 @@ process.on('exit', () => appendFileSync(${JSON.stringify(loaded)}, Object.keys(c
     } finally {
       expect(await server.stop()).toBe(0);
     }
-    const modules = readFileSync(loaded, 'utf8').split('\n');
+    const modules = probe.loaded();
     // The probe saw the server's modules (ESM and CommonJS), and none of OpenTelemetry's: no SDK, exporter,
     // instrumentation or module hook. The API package alone is there, as it was before tracing: prom-client requires
     // it for exemplars (a no-op without an SDK).

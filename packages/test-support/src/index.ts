@@ -3,6 +3,7 @@ export { pgbouncerBinary, startPgBouncer, type PgBouncerSetup, type RunningPgBou
 export { redisServerBinary, startRedis, type RunningRedis } from './startRedis.js';
 export { eventually, type EventuallyOptions } from './eventually.js';
 export { launchNodeProcess, runNodeProcess, type LaunchedProcess, type LaunchOptions, type ProcessResult } from './processes.js';
+export { loadedModulesProbe, type LoadedModulesProbe } from './loadedModules.js';
 export { rawRequest, type RawRequestOptions, type RawResponse } from './rawHttp.js';
 export { fetchAllPages, nextLink } from './followNextLinks.js';
 export {
