@@ -10,11 +10,13 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 tarballs="$(mktemp -d)"
 trap 'rm -rf "$tarballs"' EXIT
+public_packages=()
 for dir in packages/*/; do
   node -e "process.exit(require('./${dir}package.json').private ? 1 : 0)" || continue
-  (cd "$dir" && pnpm pack --pack-destination "$tarballs" >/dev/null)
+  public_packages+=(--filter "./$dir")
 done
+pnpm --recursive "${public_packages[@]}" pack --pack-destination "$tarballs" >/dev/null
 for tarball in "$tarballs"/*.tgz; do
   "$root/node_modules/.bin/publint" run --strict "$tarball"
-  "$root/node_modules/.bin/attw" "$tarball" --ignore-rules cjs-resolves-to-esm --quiet
 done
+node scripts/attw-tarballs.mjs "$tarballs"/*.tgz
