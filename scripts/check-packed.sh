@@ -15,10 +15,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/tarballs" "$work/consumer"
 
 echo "Tarballs:"
-for dir in "$packed"/packages/*/; do
-  node -e "process.exit(require('${dir}package.json').private ? 1 : 0)" || continue
-  (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null)
-done
+bash "$root/scripts/pack-public.sh" "$work/tarballs" "$packed"
 for tarball in "$work"/tarballs/*.tgz; do
   files=$(tar tzf "$tarball")
   if grep -E '\.spec\.|tsbuildinfo|/src/|/testing/(startTestApi|openApiResponses|api|builtServer|FakeService|fakeTime|recordingFetch)' <<<"$files"; then
@@ -109,7 +106,9 @@ cd "$work/npm-user"
 npm install --no-audit --no-fund --loglevel=error @types/node@22 >/dev/null
 types_node=$(node -p "require('./node_modules/@types/node/package.json').version")
 [ "${types_node%%.*}" = 22 ] || { echo "FAIL: the strict project's @types/node is $types_node, not 22"; exit 1; }
-npm install --prefix "$work/typescript7" --no-audit --no-fund --loglevel=error typescript@7 >/dev/null
+# The other TypeScripts this script compiles with, by one install: 7 here, 5.9 for the CommonJS settings below.
+npm install --prefix "$work/typescripts" --no-audit --no-fund --loglevel=error typescript7@npm:typescript@7 \
+  typescript5@npm:typescript@5.9 >/dev/null
 node - <<'JS' > all-entry-points.ts
 // One namespace import per entry point of every installed @petstore package (its package.json `exports`).
 const fs = require('node:fs');
@@ -126,7 +125,7 @@ JS
 cat > tsconfig.json <<'JSON'
 { "compilerOptions": { "target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true, "skipLibCheck": false, "noEmit": true, "types": ["node"] }, "files": ["all-entry-points.ts"] }
 JSON
-for tsc in "$root/node_modules/.bin/tsc" "$work/typescript7/node_modules/.bin/tsc"; do
+for tsc in "$root/node_modules/.bin/tsc" "$work/typescripts/node_modules/typescript7/bin/tsc"; do
   "$tsc" -p tsconfig.json || { echo "FAIL: the published types do not compile in a strict project with TypeScript $("$tsc" --version)"; exit 1; }
   echo "  $(grep -c '^import' all-entry-points.ts) entry points of every published package type-check in a strict project ($("$tsc" --version), skipLibCheck false)"
 done
@@ -183,7 +182,6 @@ mkdir "$work/commonjs"
 cd "$work/commonjs"
 printf '{ "name": "commonjs-consumer", "private": true }\n' > package.json
 ln -s ../consumer/node_modules node_modules
-npm install --prefix "$work/typescript5" --no-audit --no-fund --loglevel=error typescript@5.9 >/dev/null
 cat > consumer.ts <<'TS'
 import { createPetStore, DomainError } from '@petstore/core';
 import { inMemoryPorts } from '@petstore/core/testing';
@@ -193,7 +191,7 @@ store.createPet.execute({ name: '', categoryId: 1 }).catch((error: unknown) => {
   console.log(DomainError.is(error) ? error.code : 'not a domain error');
 });
 TS
-tsc_of() { [ "$1" = 5 ] && echo "$work/typescript5/node_modules/.bin/tsc" || echo node_modules/.bin/tsc; }
+tsc_of() { [ "$1" = 5 ] && echo "$work/typescripts/node_modules/typescript5/bin/tsc" || echo node_modules/.bin/tsc; }
 config() { # typescript-major module [moduleResolution]: writes the config that compiles consumer.ts into out-<major>-<module>-<resolution>/, prints its name
   local out="out-$1-$2-${3:-default}" extra=''
   [ "${3:-}" = node10 ] && extra='"ignoreDeprecations": "6.0",'
