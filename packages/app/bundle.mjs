@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +35,25 @@ const ownImportMetaUrl = {
   },
 };
 
+// An ES module's `import ... from 'node:http'` makes Node build the module's ES facade, which reads every export,
+// getters included: node:http's lazy `WebSocket` loads Node's copy of undici, about 70 ms of CPU at every start
+// (nodejs/node#59686), and other modules' getters load more. Taken through `require` instead (the banner's), as the
+// bundled CommonJS packages take them, Node's modules have their exports read only where they are used.
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^[a-z:_/]+$/ }, ({ path, kind }) =>
+      kind === 'import-statement' && isBuiltin(path)
+        ? { path: path.startsWith('node:') ? path : `node:${path}`, namespace: 'builtin-through-require' }
+        : undefined,
+    );
+    bundler.onLoad({ filter: /.*/, namespace: 'builtin-through-require' }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(out, { recursive: true, force: true });
 const result = await build({
   entryPoints: { server: join(root, 'dist', 'main.js'), cli: join(root, 'dist', 'cli', 'main.js') },
@@ -46,7 +66,7 @@ const result = await build({
   // The CommonJS dependencies require Node's modules: an ES module has no `require` of its own.
   banner: { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
   external,
-  plugins: [ownImportMetaUrl],
+  plugins: [ownImportMetaUrl, builtinsThroughRequire],
   // Stack traces name the TypeScript sources with --enable-source-maps; the sources are in the installed packages.
   sourcemap: true,
   sourcesContent: false,
