@@ -51,7 +51,7 @@ export function createHttpApp(deps: PetsApiDeps, options: HttpAppOptions = {}): 
   app.use(errorResponses(onInternalError, () => deps.clock.now().getTime()));
   app.use(protocolChecks);
   app.use(health(options.readiness ?? (async () => undefined)));
-  if (options.apiReference !== false) app.use(apiReference(petsApi.openApiDocument));
+  if (options.apiReference !== false) app.use(apiReference(() => petsApi.openApiDocument));
   app.use(petsApi);
   app.use(notFound);
   reportStreamErrors(app, onInternalError);

@@ -86,15 +86,18 @@ function packageAssets(): Record<string, Asset> {
  * `GET /docs`: the interactive API reference (Swagger UI from the swagger-ui-dist package), served entirely from
  * this process: the page, the UI's files, and the API's OpenAPI document (whose server, the public base URL, is
  * where "Try it out" sends its calls). No key needed, not rate limited; everything else goes on to the next
- * middleware.
+ * middleware. The document is written, and the UI's files read, at the first request for them.
  */
-export function apiReference(openApiDocument: object): Middleware {
+export function apiReference(openApiDocument: () => object): Middleware {
+  let documentText: string | undefined;
   const own: Record<string, Asset> = {
     '/docs': { type: 'text/html; charset=utf-8', body: PAGE, cacheable: false },
     '/docs/init.js': { type: 'text/javascript; charset=utf-8', body: INIT, cacheable: false },
     '/docs/openapi.json': {
       type: JSON_CONTENT_TYPE,
-      body: JSON.stringify(openApiDocument),
+      get body() {
+        return (documentText ??= JSON.stringify(openApiDocument()));
+      },
       cacheable: false,
     },
   };

@@ -22,11 +22,13 @@ export interface ApiAssembly<O extends Operation> {
 
 /**
  * What the `/v1` and admin interfaces are made of: the declared operations, the document written from them, and the
- * router that answers them, with the error middleware first on every route.
+ * router that answers them, with the error middleware first on every route. The document is written when it is first
+ * read (a request for it, or `openApiDocument`), not at every start: it is a few tens of milliseconds of CPU.
  */
 export function assembleApi<O extends Operation>(assembly: ApiAssembly<O>): OperationsApi {
-  const operations = assembly.declare(() => document);
-  const document = openApiDocument(operations, assembly.document);
+  let document: object | undefined;
+  const documentOf = () => (document ??= openApiDocument(operations, assembly.document));
+  const operations = assembly.declare(documentOf);
   const errors = errorResponses(assembly.onInternalError ?? logToStderr, () => assembly.clock.now().getTime());
   const handlers = assembly.handlers(operations);
   const router = operationRouter(assembly.prefix, operations, {
@@ -34,5 +36,5 @@ export function assembleApi<O extends Operation>(assembly: ApiAssembly<O>): Oper
     methods: (allow) => [errors, ...handlers.methods(allow)],
     none: [errors, ...handlers.none],
   });
-  return Object.assign(router.routes(), { openApiDocument: document });
+  return Object.defineProperty(router.routes(), 'openApiDocument', { get: documentOf, enumerable: true }) as OperationsApi;
 }
