@@ -36,9 +36,9 @@ const ownImportMetaUrl = {
 };
 
 // An ES module's `import ... from 'node:http'` makes Node build the module's ES facade, which reads every export,
-// getters included: node:http's lazy `WebSocket` loads Node's copy of undici, about 70 ms of CPU at every start
-// (nodejs/node#59686), and other modules' getters load more. Taken through `require` instead (the banner's), as the
-// bundled CommonJS packages take them, Node's modules have their exports read only where they are used.
+// getters included: node:http's lazy `WebSocket` loads Node's copy of undici (nodejs/node#59686), and other modules'
+// getters load more. Taken through `require` instead (the banner's), as the bundled CommonJS packages take them,
+// Node's modules have their exports read only where they are used (decision 0047 gives what a start saves).
 const builtinsThroughRequire = {
   name: 'builtins-through-require',
   setup(bundler) {
